@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The test command: set-up, build, then every suite in scripts/test.d/ (each must pass).
+source "$(dirname "$0")/lib.sh"
+bash "$ROOT/scripts/setup.sh"
+bash "$ROOT/scripts/build.sh"
+passed=0
+for f in "$ROOT"/scripts/test.d/*.sh; do
+  say "test.d/$(basename "$f")"
+  if bash "$f"; then passed=$((passed + 1)); else
+    echo "FAILED: test.d/$(basename "$f")"
+    echo "suites: $passed passed, 1 failed"
+    exit 1
+  fi
+done
+echo
+echo "suites: $passed passed, 0 failed"
