@@ -1,0 +1,162 @@
+//! Time comes in through the [`Clock`] trait, so generators work without an
+//! OS and tests can inject any fault. With `std`, [`MonotonicClock`] is the
+//! default: wall time read once, then advanced by the monotonic clock, so a
+//! running generator never sees a step back.
+
+/// A source of Unix time in milliseconds.
+pub trait Clock {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    fn now_ms(&self) -> u64;
+
+    /// Called while a generator waits for the clock to move on.
+    /// The default spins; OS clocks yield the thread.
+    #[inline]
+    fn relax(&self) {
+        core::hint::spin_loop();
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for &C {
+    #[inline]
+    fn now_ms(&self) -> u64 {
+        (**self).now_ms()
+    }
+    #[inline]
+    fn relax(&self) {
+        (**self).relax()
+    }
+}
+
+/// A clock that reads whatever it was last set to: for tests, simulations
+/// and callers that own their notion of time. Shareable between threads.
+#[cfg(target_has_atomic = "64")]
+#[derive(Debug, Default)]
+pub struct ManualClock {
+    ms: core::sync::atomic::AtomicU64,
+}
+
+#[cfg(target_has_atomic = "64")]
+impl ManualClock {
+    /// A clock that reads `ms`.
+    pub const fn new(ms: u64) -> Self {
+        ManualClock {
+            ms: core::sync::atomic::AtomicU64::new(ms),
+        }
+    }
+
+    /// Makes the clock read `ms` (backwards too).
+    pub fn set(&self, ms: u64) {
+        self.ms.store(ms, core::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Moves the clock forward by `ms`.
+    pub fn advance(&self, ms: u64) {
+        self.ms.fetch_add(ms, core::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Moves the clock backward by `ms` (saturating at 0).
+    pub fn step_back(&self, ms: u64) {
+        let _ = self.ms.fetch_update(
+            core::sync::atomic::Ordering::SeqCst,
+            core::sync::atomic::Ordering::SeqCst,
+            |v| Some(v.saturating_sub(ms)),
+        );
+    }
+}
+
+#[cfg(target_has_atomic = "64")]
+impl Clock for ManualClock {
+    #[inline]
+    fn now_ms(&self) -> u64 {
+        self.ms.load(core::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[cfg(feature = "std")]
+mod os {
+    use super::Clock;
+    use std::sync::OnceLock;
+    use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+    fn wall_ms() -> u64 {
+        // A wall clock before 1970 reads as 0; generators then report
+        // `TimeBeforeEpoch` instead of minting.
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or(0)
+    }
+
+    /// The raw wall clock. It can jump backwards (NTP, a user changing the
+    /// time), which is what the generators' clock policies are for.
+    #[derive(Debug, Default, Clone, Copy)]
+    pub struct SystemClock;
+
+    impl Clock for SystemClock {
+        #[inline]
+        fn now_ms(&self) -> u64 {
+            wall_ms()
+        }
+        fn relax(&self) {
+            std::thread::yield_now();
+        }
+    }
+
+    /// Wall time anchored once per process, then advanced by
+    /// [`Instant`]. Every `MonotonicClock` in the process shares the
+    /// anchor, so all generators agree and none ever sees time go back.
+    #[derive(Debug, Default, Clone, Copy)]
+    pub struct MonotonicClock;
+
+    static ANCHOR: OnceLock<(Instant, u64)> = OnceLock::new();
+
+    impl MonotonicClock {
+        /// The Unix millisecond at which the process anchored its clock.
+        pub fn anchor_ms() -> u64 {
+            ANCHOR.get_or_init(|| (Instant::now(), wall_ms())).1
+        }
+    }
+
+    impl Clock for MonotonicClock {
+        #[inline]
+        fn now_ms(&self) -> u64 {
+            let (at, ms) = ANCHOR.get_or_init(|| (Instant::now(), wall_ms()));
+            ms + at.elapsed().as_millis() as u64
+        }
+        fn relax(&self) {
+            std::thread::yield_now();
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+pub use os::{MonotonicClock, SystemClock};
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn monotonic_clock_tracks_wall_time_and_never_goes_back() {
+        let c = MonotonicClock;
+        let wall = SystemClock.now_ms();
+        let mut last = c.now_ms();
+        assert!(last.abs_diff(wall) < 1_000);
+        for _ in 0..10_000 {
+            let now = c.now_ms();
+            assert!(now >= last);
+            last = now;
+        }
+    }
+
+    #[test]
+    fn manual_clock_moves_both_ways() {
+        let c = ManualClock::new(1_000);
+        c.advance(5);
+        assert_eq!(c.now_ms(), 1_005);
+        c.step_back(2_000);
+        assert_eq!(c.now_ms(), 0);
+        c.set(42);
+        assert_eq!(c.now_ms(), 42);
+    }
+}

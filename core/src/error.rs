@@ -1,0 +1,222 @@
+//! Typed errors. Every failure says what was wrong and what is allowed, and
+//! carries a stable [`Error::code`] that the Node and browser bindings expose
+//! unchanged as `err.code`.
+
+use core::fmt;
+
+/// The kind of ID a parser was reading when it failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A 64-bit Snowflake in decimal.
+    Snowflake,
+    /// A ULID: 26 Crockford base32 characters.
+    Ulid,
+    /// A UUID in any of its text forms.
+    Uuid,
+    /// A KSUID: 27 base62 characters.
+    Ksuid,
+    /// A MongoDB ObjectId: 24 hex digits.
+    ObjectId,
+    /// A TypeID: `prefix_` and 26 base32 characters.
+    TypeId,
+    /// The human-friendly grouped base32 form.
+    Human,
+}
+
+impl Kind {
+    /// The lowercase name used by the bindings (`'ulid'`, `'uuid'`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Snowflake => "snowflake",
+            Kind::Ulid => "ulid",
+            Kind::Uuid => "uuid",
+            Kind::Ksuid => "ksuid",
+            Kind::ObjectId => "objectid",
+            Kind::TypeId => "typeid",
+            Kind::Human => "human",
+        }
+    }
+
+    /// Parses a name as given by [`Kind::name`] (also accepts `object_id`/`objectId`).
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Some(match name {
+            "snowflake" => Kind::Snowflake,
+            "ulid" => Kind::Ulid,
+            "uuid" => Kind::Uuid,
+            "ksuid" => Kind::Ksuid,
+            "objectid" | "objectId" | "object_id" => Kind::ObjectId,
+            "typeid" | "typeId" | "type_id" => Kind::TypeId,
+            "human" => Kind::Human,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a text was not a valid ID.
+/// Fields are named for what they hold; `Display` puts them in a sentence.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// Wrong number of characters.
+    Length {
+        kind: Kind,
+        /// What is allowed, e.g. `"26"` or `"1 to 20"`.
+        expected: &'static str,
+        found: usize,
+    },
+    /// A character outside the alphabet at a byte position.
+    Character {
+        kind: Kind,
+        position: usize,
+        /// The offending byte (a UTF-8 lead byte for non-ASCII input).
+        found: u8,
+        /// The allowed characters, in words.
+        allowed: &'static str,
+    },
+    /// Well-formed digits whose value does not fit the ID's width.
+    Overflow {
+        kind: Kind,
+        /// The largest value, as text.
+        max: &'static str,
+    },
+    /// A TypeID prefix that breaks the spec's rules.
+    Prefix { reason: &'static str },
+    /// A UUID the `uuid` crate rejected (its message says where and why).
+    Uuid(uuid::Error),
+    /// The text does not look like any ID kind this library knows.
+    UnknownKind { length: usize },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ParseError::Length {
+                kind,
+                expected,
+                found,
+            } => write!(
+                f,
+                "invalid {kind}: expected {expected} characters, found {found}"
+            ),
+            ParseError::Character {
+                kind,
+                position,
+                found,
+                allowed,
+            } => {
+                if found.is_ascii_graphic() {
+                    write!(
+                        f,
+                        "invalid {kind}: character '{}' at position {position} is not allowed (allowed: {allowed})",
+                        found as char
+                    )
+                } else {
+                    write!(
+                        f,
+                        "invalid {kind}: byte 0x{found:02x} at position {position} is not allowed (allowed: {allowed})"
+                    )
+                }
+            }
+            ParseError::Overflow { kind, max } => {
+                write!(f, "invalid {kind}: value is larger than the maximum {max}")
+            }
+            ParseError::Prefix { reason } => write!(f, "invalid typeid prefix: {reason}"),
+            ParseError::Uuid(ref e) => write!(f, "invalid uuid: {e}"),
+            ParseError::UnknownKind { length } => write!(
+                f,
+                "unrecognized ID of {length} characters: expected a decimal Snowflake, a ULID (26), a UUID (32 or 36), a KSUID (27), an ObjectId (24 hex) or a TypeID (prefix_ + 26)"
+            ),
+        }
+    }
+}
+
+/// Every error the library returns.
+/// Fields are named for what they hold; `Display` puts them in a sentence.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The worker ID does not fit the layout's worker field.
+    WorkerIdOutOfRange { worker_id: u64, max: u64 },
+    /// The layout's widths or units are not usable.
+    InvalidLayout { reason: &'static str },
+    /// The epoch lies after the clock's current time.
+    EpochInFuture { epoch_ms: u64, now_ms: u64 },
+    /// The clock reads a time before the layout's epoch.
+    TimeBeforeEpoch { epoch_ms: u64, now_ms: u64 },
+    /// The time no longer fits the ID's time field.
+    TimeOverflow {
+        /// Last representable Unix millisecond.
+        max_ms: u64,
+        now_ms: u64,
+    },
+    /// The clock stepped back further than the policy allows.
+    ClockMovedBackwards { by_ms: u64, allowed_ms: u64 },
+    /// A batch request asked for nothing or for more than allowed.
+    InvalidCount { count: u64, max: u64 },
+    /// A text or byte input was not a valid ID.
+    Parse(ParseError),
+}
+
+impl Error {
+    /// A stable, machine-readable code (kept across versions).
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Error::WorkerIdOutOfRange { .. } => "ERR_WORKER_ID_RANGE",
+            Error::InvalidLayout { .. } => "ERR_INVALID_LAYOUT",
+            Error::EpochInFuture { .. } => "ERR_EPOCH_IN_FUTURE",
+            Error::TimeBeforeEpoch { .. } => "ERR_TIME_BEFORE_EPOCH",
+            Error::TimeOverflow { .. } => "ERR_TIME_OVERFLOW",
+            Error::ClockMovedBackwards { .. } => "ERR_CLOCK_BACKWARDS",
+            Error::InvalidCount { .. } => "ERR_INVALID_COUNT",
+            Error::Parse(_) => "ERR_PARSE",
+        }
+    }
+}
+
+impl From<ParseError> for Error {
+    fn from(e: ParseError) -> Self {
+        Error::Parse(e)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::WorkerIdOutOfRange { worker_id, max } => write!(
+                f,
+                "worker ID {worker_id} is out of range: this layout allows 0 to {max}"
+            ),
+            Error::InvalidLayout { reason } => write!(f, "invalid Snowflake layout: {reason}"),
+            Error::EpochInFuture { epoch_ms, now_ms } => write!(
+                f,
+                "epoch {epoch_ms} (Unix ms) is in the future: the clock reads {now_ms}; the epoch must not be later than now"
+            ),
+            Error::TimeBeforeEpoch { epoch_ms, now_ms } => write!(
+                f,
+                "the clock reads {now_ms} (Unix ms), before the epoch {epoch_ms}"
+            ),
+            Error::TimeOverflow { max_ms, now_ms } => write!(
+                f,
+                "time {now_ms} (Unix ms) does not fit the ID's time field: the last representable time is {max_ms}"
+            ),
+            Error::ClockMovedBackwards { by_ms, allowed_ms } => write!(
+                f,
+                "the clock moved backwards by {by_ms} ms; the clock policy waits out at most {allowed_ms} ms"
+            ),
+            Error::InvalidCount { count, max } => {
+                write!(f, "invalid count {count}: expected 1 to {max}")
+            }
+            Error::Parse(ref e) => fmt::Display::fmt(e, f),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+impl core::error::Error for ParseError {}

@@ -1,0 +1,102 @@
+//! KSUID (<https://github.com/segmentio/ksuid>): a 32-bit count of seconds
+//! since 2014-05-13T16:53:20Z (Unix 1400000000) and 128 random bits,
+//! written as 27 base62 digits.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::base62;
+use crate::error::{Error, Kind, ParseError};
+use crate::text::IdText;
+
+/// KSUID's epoch in Unix seconds.
+pub const EPOCH_SECONDS: u64 = 1_400_000_000;
+
+/// A KSUID as its 20 big-endian bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Ksuid(pub [u8; 20]);
+
+impl Ksuid {
+    /// All zeros (`000000000000000000000000000`).
+    pub const NIL: Ksuid = Ksuid([0; 20]);
+    /// All ones (`aWgEPTl1tmebfsQzFP4bxwgy80V`).
+    pub const MAX: Ksuid = Ksuid([0xFF; 20]);
+
+    /// A KSUID from its 32-bit KSUID-epoch timestamp and 16-byte payload.
+    pub fn from_parts(timestamp: u32, payload: [u8; 16]) -> Ksuid {
+        let mut b = [0u8; 20];
+        b[..4].copy_from_slice(&timestamp.to_be_bytes());
+        b[4..].copy_from_slice(&payload);
+        Ksuid(b)
+    }
+
+    /// A new KSUID at `now_ms` with a random payload.
+    pub fn generate<R: rand_core::Rng + ?Sized>(now_ms: u64, rng: &mut R) -> Result<Ksuid, Error> {
+        let secs = (now_ms / 1000)
+            .checked_sub(EPOCH_SECONDS)
+            .filter(|s| *s <= u32::MAX as u64);
+        let Some(secs) = secs else {
+            return Err(if now_ms / 1000 < EPOCH_SECONDS {
+                Error::TimeBeforeEpoch {
+                    epoch_ms: EPOCH_SECONDS * 1000,
+                    now_ms,
+                }
+            } else {
+                Error::TimeOverflow {
+                    max_ms: (EPOCH_SECONDS + u32::MAX as u64) * 1000 + 999,
+                    now_ms,
+                }
+            });
+        };
+        let mut payload = [0u8; 16];
+        rng.fill_bytes(&mut payload);
+        Ok(Ksuid::from_parts(secs as u32, payload))
+    }
+
+    /// The raw timestamp (seconds since the KSUID epoch).
+    pub fn timestamp(&self) -> u32 {
+        u32::from_be_bytes([self.0[0], self.0[1], self.0[2], self.0[3]])
+    }
+
+    /// The time in Unix milliseconds (whole seconds).
+    pub fn timestamp_ms(&self) -> u64 {
+        (self.timestamp() as u64 + EPOCH_SECONDS) * 1000
+    }
+
+    /// The 16-byte payload.
+    pub fn payload(&self) -> [u8; 16] {
+        let mut p = [0u8; 16];
+        p.copy_from_slice(&self.0[4..]);
+        p
+    }
+
+    /// The 27-character base62 text.
+    pub fn to_text(&self) -> IdText<27> {
+        let mut t = IdText::new();
+        t.push(&base62::encode(&self.0));
+        t
+    }
+
+    /// Parses 27 base62 digits (at most `aWgEPTl1tmebfsQzFP4bxwgy80V`).
+    pub fn parse(text: &str) -> Result<Ksuid, ParseError> {
+        Ksuid::parse_bytes(text.as_bytes())
+    }
+
+    /// [`Ksuid::parse`] over bytes.
+    pub fn parse_bytes(text: &[u8]) -> Result<Ksuid, ParseError> {
+        base62::decode(text, Kind::Ksuid).map(Ksuid)
+    }
+}
+
+impl fmt::Display for Ksuid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
+    }
+}
+
+impl FromStr for Ksuid {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ksuid::parse(s)
+    }
+}

@@ -1,0 +1,62 @@
+//! # snowmint
+//!
+//! Unique, time-ordered IDs without a central bottleneck: 64-bit
+//! [Snowflakes](snowflake), [ULIDs](ulid), [UUIDv7/v4/v1/v6](uuid),
+//! [KSUIDs](ksuid), [ObjectIds](objectid) and [TypeIDs](typeid), with
+//! Crockford [base32] (and a human-friendly form) and [base62].
+//!
+//! The crate is `#![no_std]` and its generators never allocate: time comes
+//! in through the [`Clock`](clock::Clock) trait and randomness through
+//! [`rand_core::Rng`]. The default `std` feature adds a monotonic system
+//! clock, an OS-seeded reseeding CSPRNG (rand's `ThreadRng`: ChaCha12,
+//! refilled in blocks, so no ID pays an OS call) and one-call functions
+//! such as [`new_ulid`].
+//!
+//! Every generator is correct under clock faults: IDs from one generator
+//! never repeat and never go back, whatever the clock does.
+//!
+//! ```
+//! # #[cfg(feature = "std")] {
+//! use snowmint::snowflake::{AtomicSnowflake, Layout};
+//! use snowmint::clock::MonotonicClock;
+//!
+//! let ids = AtomicSnowflake::new(Layout::DISCORD, 7, MonotonicClock).unwrap();
+//! let a = ids.next().unwrap();
+//! let b = ids.next().unwrap();
+//! assert!(b > a);
+//! assert_eq!(ids.decode(b).unwrap().worker_id, 7);
+//!
+//! let id = snowmint::new_ulid().unwrap();
+//! assert_eq!(id.to_text().len(), 26);
+//! let v7 = snowmint::new_uuid_v7().unwrap();
+//! assert_eq!(v7.version(), 7);
+//! # }
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(any(feature = "std", test))]
+extern crate std;
+
+pub mod base32;
+pub mod base62;
+pub mod clock;
+pub mod error;
+pub mod id;
+pub mod ksuid;
+pub mod objectid;
+pub mod snowflake;
+mod text;
+pub mod typeid;
+pub mod ulid;
+pub mod uuid;
+
+pub use error::{Error, Kind, ParseError};
+pub use id::Id;
+pub use text::IdText;
+
+#[cfg(feature = "std")]
+mod per_thread;
+#[cfg(feature = "std")]
+pub use per_thread::*;

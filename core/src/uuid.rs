@@ -1,0 +1,331 @@
+//! UUIDs (RFC 9562): v7 (Unix-ms, monotonic), v4 (random), and the
+//! time-based v1 and v6 (Gregorian 100 ns ticks). Text parsing is delegated
+//! to the `uuid` crate, which accepts the hyphenated, simple, braced and URN
+//! forms; formatting and generation live here.
+//!
+//! [`V7Generator`] uses RFC 9562 §6.2 **Method 1** (fixed-length dedicated
+//! counter): a 42-bit counter fills `rand_a` and the top 30 bits of `rand_b`,
+//! the last 32 bits are fresh random per UUID. The counter starts at a
+//! random value with its top bit clear on each new millisecond (the RFC's
+//! rollover guard) and, if it still overflows, the timestamp moves one
+//! millisecond ahead (the RFC's rollover handling). This is the same method
+//! as the `uuidv7` npm package.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::error::{Error, ParseError};
+use crate::text::IdText;
+
+/// 100 ns ticks between 1582-10-15 (the Gregorian epoch of v1/v6) and 1970-01-01.
+pub const GREGORIAN_OFFSET: u64 = 0x01B2_1DD2_1381_4000;
+const V7_MAX_MS: u64 = (1 << 48) - 1;
+const V1_MAX_TICKS: u64 = (1 << 60) - 1;
+
+/// A UUID as one big-endian 128-bit integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Uuid(pub u128);
+
+impl Uuid {
+    /// The nil UUID (all zeros).
+    pub const NIL: Uuid = Uuid(0);
+    /// The max UUID (all ones).
+    pub const MAX: Uuid = Uuid(u128::MAX);
+
+    /// From big-endian bytes.
+    pub const fn from_bytes(bytes: [u8; 16]) -> Uuid {
+        Uuid(u128::from_be_bytes(bytes))
+    }
+
+    /// Big-endian bytes.
+    pub const fn to_bytes(&self) -> [u8; 16] {
+        self.0.to_be_bytes()
+    }
+
+    /// The version nibble (0 to 15). Meaningful for the RFC variant only.
+    pub const fn version(&self) -> u8 {
+        ((self.0 >> 76) & 0xF) as u8
+    }
+
+    /// True when the variant bits are `10` (RFC 9562).
+    pub const fn is_rfc_variant(&self) -> bool {
+        (self.0 >> 62) & 0b11 == 0b10
+    }
+
+    /// A v7 from its fields: 48-bit Unix ms, 12-bit `rand_a`, 62-bit `rand_b`.
+    pub const fn v7_from_parts(unix_ms: u64, rand_a: u16, rand_b: u64) -> Uuid {
+        Uuid(
+            ((unix_ms & V7_MAX_MS) as u128) << 80
+                | 0x7 << 76
+                | ((rand_a & 0xFFF) as u128) << 64
+                | 0b10 << 62
+                | (rand_b & ((1 << 62) - 1)) as u128,
+        )
+    }
+
+    /// A v4 from 16 random bytes (version and variant bits are set).
+    pub const fn v4_from_random(bytes: [u8; 16]) -> Uuid {
+        Uuid(u128::from_be_bytes(bytes) & !(0xF << 76 | 0b11 << 62) | 0x4 << 76 | 0b10 << 62)
+    }
+
+    /// A v1 from a 60-bit count of 100 ns since 1582-10-15, a 14-bit clock
+    /// sequence and a 48-bit node.
+    pub const fn v1_from_parts(ticks: u64, clock_seq: u16, node: u64) -> Uuid {
+        let time_low = (ticks & 0xFFFF_FFFF) as u128;
+        let time_mid = ((ticks >> 32) & 0xFFFF) as u128;
+        let time_hi = ((ticks >> 48) & 0x0FFF) as u128;
+        Uuid(
+            time_low << 96
+                | time_mid << 80
+                | 0x1 << 76
+                | time_hi << 64
+                | Self::tail(clock_seq, node),
+        )
+    }
+
+    /// A v6 (v1's fields reordered so that text order is time order).
+    pub const fn v6_from_parts(ticks: u64, clock_seq: u16, node: u64) -> Uuid {
+        let time_high = ((ticks >> 28) & 0xFFFF_FFFF) as u128;
+        let time_mid = ((ticks >> 12) & 0xFFFF) as u128;
+        let time_low = (ticks & 0x0FFF) as u128;
+        Uuid(
+            time_high << 96
+                | time_mid << 80
+                | 0x6 << 76
+                | time_low << 64
+                | Self::tail(clock_seq, node),
+        )
+    }
+
+    const fn tail(clock_seq: u16, node: u64) -> u128 {
+        0b10 << 62 | ((clock_seq & 0x3FFF) as u128) << 48 | (node & 0xFFFF_FFFF_FFFF) as u128
+    }
+
+    /// The 60-bit Gregorian 100 ns timestamp of a v1 or v6 UUID.
+    pub const fn gregorian_ticks(&self) -> Option<u64> {
+        let v = self.0;
+        match self.version() {
+            1 => Some(
+                (((v >> 64) & 0x0FFF) as u64) << 48
+                    | (((v >> 80) & 0xFFFF) as u64) << 32
+                    | ((v >> 96) & 0xFFFF_FFFF) as u64,
+            ),
+            6 => Some(
+                (((v >> 96) & 0xFFFF_FFFF) as u64) << 28
+                    | (((v >> 80) & 0xFFFF) as u64) << 12
+                    | ((v >> 64) & 0x0FFF) as u64,
+            ),
+            _ => None,
+        }
+    }
+
+    /// The clock sequence of a v1 or v6 UUID.
+    pub const fn clock_seq(&self) -> Option<u16> {
+        match self.version() {
+            1 | 6 => Some(((self.0 >> 48) & 0x3FFF) as u16),
+            _ => None,
+        }
+    }
+
+    /// The node of a v1 or v6 UUID.
+    pub const fn node(&self) -> Option<u64> {
+        match self.version() {
+            1 | 6 => Some((self.0 & 0xFFFF_FFFF_FFFF) as u64),
+            _ => None,
+        }
+    }
+
+    /// Unix milliseconds of a time-based UUID (v1, v6, v7); `None` for the
+    /// others. v1/v6 times before 1970 are negative.
+    pub const fn timestamp_ms(&self) -> Option<i64> {
+        if !self.is_rfc_variant() {
+            return None;
+        }
+        match self.version() {
+            7 => Some((self.0 >> 80) as i64),
+            _ => match self.gregorian_ticks() {
+                Some(t) => Some((t as i64 - GREGORIAN_OFFSET as i64).div_euclid(10_000)),
+                None => None,
+            },
+        }
+    }
+
+    /// Lowercase hyphenated text (`8-4-4-4-12`).
+    pub fn to_text(&self) -> IdText<36> {
+        let hex = self.to_simple();
+        let h = hex.as_bytes();
+        let mut t = IdText::new();
+        for (i, part) in [&h[0..8], &h[8..12], &h[12..16], &h[16..20], &h[20..32]]
+            .into_iter()
+            .enumerate()
+        {
+            if i > 0 {
+                t.push(b"-");
+            }
+            t.push(part);
+        }
+        t
+    }
+
+    /// 32 lowercase hex digits.
+    pub fn to_simple(&self) -> IdText<32> {
+        let mut t = IdText::new();
+        t.push(&hex::<32>(self.0));
+        t
+    }
+
+    /// Parses the hyphenated, simple (32 hex), braced or `urn:uuid:` form, any case.
+    pub fn parse(text: &str) -> Result<Uuid, ParseError> {
+        Uuid::parse_bytes(text.as_bytes())
+    }
+
+    /// [`Uuid::parse`] over bytes.
+    pub fn parse_bytes(text: &[u8]) -> Result<Uuid, ParseError> {
+        uuid::Uuid::try_parse_ascii(text)
+            .map(|u| Uuid(u.as_u128()))
+            .map_err(ParseError::Uuid)
+    }
+}
+
+/// Lowercase hex of the low `4 * N` bits.
+pub(crate) fn hex<const N: usize>(value: u128) -> [u8; N] {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = [0u8; N];
+    let mut v = value;
+    for o in out.iter_mut().rev() {
+        *o = DIGITS[(v & 0xF) as usize];
+        v >>= 4;
+    }
+    out
+}
+
+impl fmt::Display for Uuid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_text())
+    }
+}
+
+impl FromStr for Uuid {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Uuid::parse(s)
+    }
+}
+
+/// A random (v4) UUID.
+#[inline]
+pub fn new_v4<R: rand_core::Rng + ?Sized>(rng: &mut R) -> Uuid {
+    let mut b = [0u8; 16];
+    rng.fill_bytes(&mut b);
+    Uuid::v4_from_random(b)
+}
+
+const COUNTER_BITS: u32 = 42;
+const COUNTER_MAX: u64 = (1 << COUNTER_BITS) - 1;
+
+/// A monotonic UUIDv7 generator (RFC 9562 §6.2 Method 1, see the module docs).
+#[derive(Debug, Clone, Default)]
+pub struct V7Generator {
+    last_ms: u64,
+    counter: u64,
+}
+
+impl V7Generator {
+    /// A generator that has minted nothing yet.
+    pub const fn new() -> Self {
+        V7Generator {
+            last_ms: 0,
+            counter: 0,
+        }
+    }
+
+    /// The next UUIDv7 at `now_ms`, greater than every one before it.
+    #[inline]
+    pub fn generate<R: rand_core::Rng + ?Sized>(
+        &mut self,
+        now_ms: u64,
+        rng: &mut R,
+    ) -> Result<Uuid, Error> {
+        if now_ms > V7_MAX_MS {
+            return Err(Error::TimeOverflow {
+                max_ms: V7_MAX_MS,
+                now_ms,
+            });
+        }
+        if now_ms > self.last_ms {
+            self.last_ms = now_ms;
+            self.counter = rng.next_u64() >> (64 - COUNTER_BITS + 1);
+        } else if self.counter < COUNTER_MAX {
+            self.counter += 1;
+        } else if self.last_ms < V7_MAX_MS {
+            self.last_ms += 1;
+            self.counter = rng.next_u64() >> (64 - COUNTER_BITS + 1);
+        } else {
+            return Err(Error::TimeOverflow {
+                max_ms: V7_MAX_MS,
+                now_ms: self.last_ms + 1,
+            });
+        }
+        let rand_a = (self.counter >> 30) as u16;
+        let rand_b = (self.counter & ((1 << 30) - 1)) << 32 | rng.next_u32() as u64;
+        Ok(Uuid::v7_from_parts(self.last_ms, rand_a, rand_b))
+    }
+}
+
+/// A generator of time-based v1 and v6 UUIDs (Cassandra's TimeUUID). The
+/// node is random with the multicast bit set, as RFC 9562 §6.10 asks of
+/// nodes that are not MAC addresses; the clock sequence is random. Each
+/// UUID takes a 100 ns tick after the previous one, so IDs never repeat
+/// and never go back, even past 10,000 per millisecond or when the clock
+/// steps back.
+#[derive(Debug, Clone)]
+pub struct TimeUuidGenerator {
+    last_ticks: u64,
+    clock_seq: u16,
+    node: u64,
+}
+
+impl TimeUuidGenerator {
+    /// A generator with a random node and clock sequence.
+    pub fn new<R: rand_core::Rng + ?Sized>(rng: &mut R) -> Self {
+        let r = rng.next_u64();
+        TimeUuidGenerator::with_node(r & 0xFFFF_FFFF_FFFF | 0x0100_0000_0000, (r >> 48) as u16)
+    }
+
+    /// A generator with a given 48-bit node and 14-bit clock sequence.
+    pub const fn with_node(node: u64, clock_seq: u16) -> Self {
+        TimeUuidGenerator {
+            last_ticks: 0,
+            clock_seq: clock_seq & 0x3FFF,
+            node: node & 0xFFFF_FFFF_FFFF,
+        }
+    }
+
+    fn next_ticks(&mut self, now_ms: u64) -> Result<u64, Error> {
+        let now = now_ms
+            .checked_mul(10_000)
+            .and_then(|t| t.checked_add(GREGORIAN_OFFSET))
+            .unwrap_or(u64::MAX);
+        let ticks = now.max(self.last_ticks + 1);
+        if ticks > V1_MAX_TICKS {
+            return Err(Error::TimeOverflow {
+                max_ms: (V1_MAX_TICKS - GREGORIAN_OFFSET) / 10_000,
+                now_ms,
+            });
+        }
+        self.last_ticks = ticks;
+        Ok(ticks)
+    }
+
+    /// The next v1 UUID at `now_ms`.
+    pub fn v1(&mut self, now_ms: u64) -> Result<Uuid, Error> {
+        let t = self.next_ticks(now_ms)?;
+        Ok(Uuid::v1_from_parts(t, self.clock_seq, self.node))
+    }
+
+    /// The next v6 UUID at `now_ms`.
+    pub fn v6(&mut self, now_ms: u64) -> Result<Uuid, Error> {
+        let t = self.next_ticks(now_ms)?;
+        Ok(Uuid::v6_from_parts(t, self.clock_seq, self.node))
+    }
+}
