@@ -1,0 +1,520 @@
+/**
+ * snowmint/json — lossless 64-bit JSON.
+ *
+ * `JSON.parse` rounds every integer beyond ±(2^53 - 1) to the nearest double,
+ * which silently corrupts 64-bit IDs such as Snowflakes; `JSON.stringify`
+ * throws on `bigint`. This module fixes both while leaving everything else
+ * exactly as the engine's own `JSON` does it:
+ *
+ * - {@link parse} finds the few integer literals that a double cannot hold
+ *   with a fast pre-scan, turns only those into `bigint` (or strings), and
+ *   lets the engine's `JSON.parse` do all the real work, validation and error
+ *   reporting. Text without such literals goes straight to `JSON.parse`.
+ * - {@link stringify} writes `bigint` values as decimal strings (or, by option,
+ *   as raw integer literals) and is otherwise `JSON.stringify`, including
+ *   `toJSON`, replacer functions and arrays, and indentation.
+ * - {@link reviver} builds a `JSON.parse` reviver that turns named fields sent
+ *   as decimal strings (as Twitter and Discord do) into `bigint`.
+ *
+ * Plain ES2020, no Node built-ins: the same file runs in Node and browsers.
+ *
+ * @module snowmint/json
+ */
+
+const nativeParse = JSON.parse;
+const nativeStringify = JSON.stringify;
+
+/** Largest safe integer, as 16 decimal digits (every 16-digit literal above it is unsafe). */
+const MAX_SAFE_DIGITS = '9007199254740991';
+
+/**
+ * Fast, optimistic search for unsafe integer literals: looks only at runs of
+ * 16+ digits (probing one character in 16 to find them) that are preceded by
+ * what may precede a JSON value (`[`, `:`, `,`, whitespace, start of text,
+ * optionally then `-`). It does not track strings, so a run inside a string
+ * such as `"a: 12345678901234567890"` is also returned; rewriting such a run
+ * into a marker always makes the text invalid (the marker's opening quote ends
+ * the string and its backslash then stands outside one), so a wrong guess can
+ * only make `JSON.parse` throw, never change a result, and {@link parse} then
+ * falls back to {@link findUnsafeIntegers}. A text for which this finds
+ * nothing has no unsafe integer value at all, if it is valid JSON.
+ *
+ * @param {string} text
+ * @returns {number[] | null} flat list of [start, end) offsets, or null if none
+ */
+function findUnsafeIntegerCandidates(text) {
+  const n = text.length;
+  let found = null;
+  let i = 15;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (c > 57 || c < 48) {
+      i += 16; // no run of 16 digits can contain position i
+      continue;
+    }
+    let s = i - 1;
+    while (s >= 0 && (c = text.charCodeAt(s)) >= 48 && c <= 57) s--;
+    s++;
+    let e = i + 1;
+    while (e < n && (c = text.charCodeAt(e)) >= 48 && c <= 57) e++;
+    i = e + 16;
+    const count = e - s;
+    if (count < 16) continue;
+    if (e < n && (c === 46 || c === 101 || c === 69)) continue; // fraction or exponent
+    if (text.charCodeAt(s) === 48) continue; // leading zero: invalid, JSON.parse rejects it
+    if (count === 16 && text.slice(s, e) <= MAX_SAFE_DIGITS) continue;
+    let start = s;
+    if (start > 0 && text.charCodeAt(start - 1) === 45) start--;
+    if (start > 0) {
+      c = text.charCodeAt(start - 1);
+      if (c !== 58 && c !== 44 && c !== 91 && c !== 32 && c !== 10 && c !== 13 && c !== 9) continue;
+    }
+    let k = e;
+    while (k < n && ((c = text.charCodeAt(k)) === 32 || c === 10 || c === 13 || c === 9)) k++;
+    if (k < n && c === 58) continue; // in key position: leave the error to JSON.parse
+    (found || (found = [])).push(start, e);
+  }
+  return found;
+}
+
+/**
+ * Finds the integer literals in `text` that lie outside ±(2^53 - 1) and stand
+ * where a JSON value stands (not inside a string, not used as a key, without a
+ * fraction or an exponent, without a leading zero). Validates nothing: a
+ * malformed text is left for `JSON.parse` to reject.
+ *
+ * @param {string} text
+ * @returns {number[] | null} flat list of [start, end) offsets, or null if none
+ */
+function findUnsafeIntegers(text) {
+  const n = text.length;
+  let found = null;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // A string: jump to its closing quote (one not escaped by an odd run of backslashes).
+      let j = text.indexOf('"', i + 1);
+      while (j !== -1 && text.charCodeAt(j - 1) === 92) {
+        let k = j - 2;
+        while (text.charCodeAt(k) === 92) k--;
+        if (((j - k) & 1) === 1) break; // even number of backslashes: the quote is real
+        j = text.indexOf('"', j + 1);
+      }
+      if (j === -1) return found; // unterminated string: JSON.parse will say so
+      i = j + 1;
+    } else if ((c >= 48 && c <= 57) || c === 45) {
+      const start = i;
+      if (c === 45) i++;
+      const digits = i;
+      let d = 0;
+      while (i < n && (d = text.charCodeAt(i)) >= 48 && d <= 57) i++;
+      const count = i - digits;
+      if (count < 16) {
+        if (count === 0) continue; // a lone '-': not ours
+        // Skip a fraction or exponent so that its digits are not taken for an integer.
+        while (i < n && ((d = text.charCodeAt(i)) === 46 || d === 101 || d === 69 || d === 43 || d === 45 || (d >= 48 && d <= 57))) i++;
+        continue;
+      }
+      if (d === 46 || d === 101 || d === 69) {
+        // 12345678901234567890.5 or 1234567890123456789e3: a double, as JSON.parse gives it.
+        while (i < n && ((d = text.charCodeAt(i)) === 46 || d === 101 || d === 69 || d === 43 || d === 45 || (d >= 48 && d <= 57))) i++;
+        continue;
+      }
+      if (text.charCodeAt(digits) === 48) continue; // leading zero: invalid, JSON.parse rejects it
+      if (count === 16 && text.slice(digits, i) <= MAX_SAFE_DIGITS) continue;
+      // A number in key position ({12345678901234567890: 1}) is invalid; a string there would
+      // not be, so never rewrite a literal that is followed by ':'.
+      let k = i;
+      while (k < n && ((d = text.charCodeAt(k)) === 32 || d === 10 || d === 13 || d === 9)) k++;
+      if (k < n && d === 58) continue;
+      (found || (found = [])).push(start, i);
+    } else {
+      i++;
+    }
+  }
+  return found;
+}
+
+/**
+ * The index written after the marker prefix.
+ *
+ * @param {string} marker
+ * @param {number} plen prefix length
+ */
+function markerIndex(marker, plen) {
+  let x = 0;
+  for (let j = plen; j < marker.length; j++) x = x * 10 + marker.charCodeAt(j) - 48;
+  return x;
+}
+
+/**
+ * Restores marker strings to their values in a parsed tree, iteratively (no
+ * recursion limit), stopping as soon as every marker has been seen.
+ *
+ * @param {unknown} root
+ * @param {string} prefix
+ * @param {unknown[]} values
+ * @returns {unknown}
+ */
+function restoreMarkers(root, prefix, values) {
+  const plen = prefix.length;
+  const pc = prefix.charCodeAt(0);
+  if (typeof root === 'string') return root.startsWith(prefix) ? values[markerIndex(root, plen)] : root;
+  if (typeof root !== 'object' || root === null) return root;
+  const hasOwn = Object.prototype.hasOwnProperty;
+  let remaining = values.length;
+  const stack = [root];
+  while (stack.length !== 0) {
+    const o = stack.pop();
+    if (Array.isArray(o)) {
+      for (let i = 0, len = o.length; i < len; i++) {
+        const v = o[i];
+        if (typeof v === 'string') {
+          if (v.charCodeAt(0) === pc && v.startsWith(prefix)) {
+            o[i] = values[markerIndex(v, plen)];
+            if (--remaining === 0) return root;
+          }
+        } else if (typeof v === 'object' && v !== null) {
+          stack.push(v);
+        }
+      }
+    } else {
+      // for-in is the fastest walk over JSON.parse's objects; the own-property checks
+      // keep enumerable properties someone added to Object.prototype out of it.
+      for (const key in o) {
+        const v = o[key];
+        if (typeof v === 'string') {
+          if (v.charCodeAt(0) === pc && v.startsWith(prefix) && hasOwn.call(o, key)) {
+            const value = values[markerIndex(v, plen)];
+            if (key === '__proto__') {
+              Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+            } else {
+              o[key] = value;
+            }
+            if (--remaining === 0) return root;
+          }
+        } else if (typeof v === 'object' && v !== null && hasOwn.call(o, key)) {
+          stack.push(v);
+        }
+      }
+    }
+  }
+  return root;
+}
+
+/**
+ * Options of {@link parse}.
+ *
+ * @typedef {object} ParseOptions
+ * @property {'bigint' | 'string'} [bigint='bigint'] what an integer outside
+ *   ±(2^53 - 1) becomes: a `bigint`, or its literal as a string
+ *   (`"-12345678901234567890"`).
+ */
+
+/**
+ * Parses JSON like `JSON.parse`, except that integer literals outside
+ * ±(2^53 - 1) become `bigint` (or strings, with `{ bigint: 'string' }`)
+ * instead of being rounded. Every other value is exactly what `JSON.parse`
+ * gives (`-0`, `1e30`, `12345678901234567890.5` and `0.30000000000000004` stay
+ * numbers). A reviver sees the `bigint` values and is applied with
+ * `JSON.parse`'s own semantics. Malformed text throws the `SyntaxError` that
+ * `JSON.parse` throws for it.
+ *
+ * @param {string} text JSON text (other values are converted with `String`, as by `JSON.parse`)
+ * @param {((this: any, key: string, value: any, context?: any) => any) | ParseOptions | null} [reviver]
+ *   as for `JSON.parse`; an options object may be given here instead
+ * @param {ParseOptions} [options]
+ * @returns {any}
+ * @throws {SyntaxError} if `text` is not valid JSON
+ */
+export function parse(text, reviver, options) {
+  if (typeof text !== 'string') text = String(text);
+  if (options === undefined && typeof reviver === 'object' && reviver !== null && !Array.isArray(reviver)) {
+    options = reviver;
+    reviver = undefined;
+  }
+  const fn = typeof reviver === 'function' ? reviver : undefined;
+  const asString = options != null && options.bigint === 'string';
+  let spans = findUnsafeIntegerCandidates(text);
+  if (spans === null) return fn === undefined ? nativeParse(text) : nativeParse(text, fn);
+  let result = parseRewritten(text, spans, fn, asString);
+  if (result !== FAILED) return result;
+  // A guess was inside a string (or the text is malformed): scan properly.
+  spans = findUnsafeIntegers(text);
+  if (spans === null) return fn === undefined ? nativeParse(text) : nativeParse(text, fn);
+  result = parseRewritten(text, spans, fn, asString);
+  if (result !== FAILED) return result;
+  // The rewrite keeps valid text valid and invalid text invalid: report the error
+  // that JSON.parse gives for the original text, with its positions.
+  nativeParse(text);
+  throw failure;
+}
+
+/** Returned by parseRewritten when JSON.parse rejected the rewritten text. */
+const FAILED = {};
+/** @type {unknown} the error behind the last FAILED */
+let failure;
+
+/**
+ * Replaces the given literals by marker strings, parses with JSON.parse and
+ * puts the values back.
+ *
+ * @param {string} text
+ * @param {number[]} spans
+ * @param {Function | undefined} fn
+ * @param {boolean} asString
+ * @returns {any} the result, or FAILED if JSON.parse threw a SyntaxError while parsing
+ */
+function parseRewritten(text, spans, fn, asString) {
+  // Markers are strings that no string of the document can equal. Preferred: a raw
+  // U+009F (a C1 control, one byte, never seen in practice) where the text holds it
+  // neither raw nor escaped. Otherwise a run of U+0000, which a document can only write
+  // as the escape \u0000: k NULs cannot occur if "\u0000" x k does not.
+  let escaped;
+  let prefix;
+  if (!text.includes('\u009f') && !text.includes('\\u009f') && !text.includes('\\u009F')) {
+    escaped = '"\u009f';
+    prefix = '\u009f';
+  } else {
+    let nuls = 1;
+    if (text.includes('\\u0000')) {
+      const runs = /(?:\\u0000)+/g;
+      for (let m; (m = runs.exec(text)) !== null; ) nuls = Math.max(nuls, m[0].length / 6 + 1);
+    }
+    escaped = '"' + '\\u0000'.repeat(nuls);
+    prefix = '\0'.repeat(nuls);
+  }
+  const count = spans.length / 2;
+  const values = new Array(count);
+  const literals = fn === undefined ? undefined : new Array(count);
+  let rewritten = '';
+  let last = 0;
+  for (let m = 0; m < count; m++) {
+    const start = spans[2 * m];
+    const end = spans[2 * m + 1];
+    const literal = text.slice(start, end);
+    values[m] = asString ? literal : BigInt(literal);
+    if (literals !== undefined) literals[m] = literal;
+    rewritten += text.slice(last, start) + escaped + m + '"';
+    last = end;
+  }
+  rewritten += text.slice(last);
+
+  if (fn === undefined) {
+    let result;
+    try {
+      result = nativeParse(rewritten);
+    } catch (err) {
+      failure = err;
+      return FAILED;
+    }
+    return restoreMarkers(result, prefix, values);
+  }
+
+  let parsing = true;
+  const plen = prefix.length;
+  const wrapped = function (key, value, context) {
+    parsing = false;
+    if (typeof value === 'string' && value.startsWith(prefix)) {
+      const m = markerIndex(value, plen);
+      value = values[m];
+      if (context !== undefined) context = { source: literals[m] };
+    }
+    return arguments.length > 2 ? fn.call(this, key, value, context) : fn.call(this, key, value);
+  };
+  try {
+    return nativeParse(rewritten, wrapped);
+  } catch (err) {
+    if (!parsing) throw err; // thrown by the reviver
+    failure = err;
+    return FAILED;
+  }
+}
+
+/**
+ * Options of {@link stringify}.
+ *
+ * @typedef {object} StringifyOptions
+ * @property {'string' | 'number'} [bigint='string'] how a `bigint` is written:
+ *   as a JSON string of its decimal digits (`"1234567890123456789"`, safe for
+ *   every JavaScript reader), or as a raw integer literal
+ *   (`1234567890123456789`, for servers that read int64).
+ */
+
+/** @param {unknown} v */
+function isBigIntObject(v) {
+  if (!(v instanceof BigInt)) return false;
+  try {
+    BigInt.prototype.valueOf.call(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const bigintValueOf = BigInt.prototype.valueOf;
+let markerSeq = 0;
+
+/**
+ * Serializes like `JSON.stringify`, except that `bigint` values (and `BigInt`
+ * objects) are written as decimal strings, or as raw integer literals with
+ * `{ bigint: 'number' }`. Everything else is exactly `JSON.stringify`'s:
+ * `toJSON` runs first (so a `BigInt.prototype.toJSON` of your own still wins),
+ * a replacer function sees each `bigint` as it is and may return one, a
+ * replacer array selects and orders properties, `space` indents, and
+ * `undefined` comes back where `JSON.stringify` returns it.
+ *
+ * `BigInt.prototype` is not changed outside the call. (Inside it, a
+ * `toJSON` is present on `BigInt.prototype` while the engine serializes,
+ * when no replacer function is given: that is what makes this nearly as fast
+ * as `JSON.stringify`. A `toJSON` or getter of yours that calls the global
+ * `JSON.stringify` during the call would see bigints serialized, not a
+ * TypeError.)
+ *
+ * @param {any} value
+ * @param {((this: any, key: string, value: any) => any) | (string | number)[] | StringifyOptions | null} [replacer]
+ *   as for `JSON.stringify`; an options object may be given here instead
+ * @param {string | number} [space] as for `JSON.stringify`
+ * @param {StringifyOptions} [options]
+ * @returns {string | undefined} `undefined` where `JSON.stringify` gives it (e.g. for `undefined`)
+ * @throws {TypeError} on a cyclic structure, as `JSON.stringify` does
+ */
+export function stringify(value, replacer, space, options) {
+  if (options === undefined && typeof replacer === 'object' && replacer !== null && !Array.isArray(replacer)) {
+    options = replacer;
+    replacer = undefined;
+  }
+  if (options == null || options.bigint !== 'number') {
+    return serialize(value, replacer, space, (b) => '' + b);
+  }
+  // Raw literals: each bigint is first written as a marker string, then the quotes
+  // around the markers are dropped. The count proves that no string of the document
+  // looked like a marker; if one did, try again with another marker.
+  for (;;) {
+    const marker = '\0snowmint:' + (markerSeq++).toString(36) + ':';
+    let made = 0;
+    const out = serialize(value, replacer, space, (b) => {
+      made++;
+      return marker + b;
+    });
+    if (made === 0 || out === undefined) return out;
+    const parts = out.split(nativeStringify(marker).slice(0, -1));
+    if (parts.length - 1 !== made) continue;
+    for (let p = 1; p < parts.length; p++) {
+      const part = parts[p];
+      const q = part.indexOf('"');
+      parts[p] = part.slice(0, q) + part.slice(q + 1);
+    }
+    return parts.join('');
+  }
+}
+
+/**
+ * JSON.stringify with bigints (and BigInt objects) passed through `convert`.
+ *
+ * @param {any} value
+ * @param {any} replacer
+ * @param {any} space
+ * @param {(b: bigint) => string} convert
+ * @returns {string | undefined}
+ */
+function serialize(value, replacer, space, convert) {
+  if (typeof replacer !== 'function') {
+    // Any toJSON reachable from a bigint (BigInt.prototype's or Object.prototype's)
+    // is the user's and JSON.stringify applies it already: change nothing.
+    if ('toJSON' in BigInt.prototype) return nativeStringify(value, replacer, space);
+    let installed = false;
+    try {
+      Object.defineProperty(BigInt.prototype, 'toJSON', {
+        value: function toJSON() {
+          return convert(bigintValueOf.call(this));
+        },
+        writable: true,
+        configurable: true,
+        enumerable: false,
+      });
+      installed = true;
+    } catch {
+      // A frozen BigInt.prototype: use a replacer function instead (below).
+    }
+    if (installed) {
+      try {
+        return nativeStringify(value, replacer, space);
+      } finally {
+        delete BigInt.prototype.toJSON;
+      }
+    }
+    replacer = Array.isArray(replacer) ? propertyListReplacer(replacer) : undefined;
+  }
+  const user = replacer;
+  return nativeStringify(
+    value,
+    function (key, v) {
+      if (user !== undefined) v = user.call(this, key, v);
+      if (typeof v === 'bigint') return convert(v);
+      if (typeof v === 'object' && v !== null && isBigIntObject(v)) return convert(bigintValueOf.call(v));
+      return v;
+    },
+    space,
+  );
+}
+
+/**
+ * Emulates a property-list replacer with a replacer function (needed only where
+ * BigInt.prototype is frozen): each object is re-created with the listed keys,
+ * in the list's order (integer-like keys still come first, as in any object).
+ *
+ * @param {unknown[]} list
+ * @returns {(key: string, value: any) => any}
+ */
+function propertyListReplacer(list) {
+  /** @type {string[]} */
+  const keys = [];
+  for (const item of list) {
+    let k;
+    if (typeof item === 'string') k = item;
+    else if (typeof item === 'number' || item instanceof Number || item instanceof String) k = String(item);
+    else continue;
+    if (!keys.includes(k)) keys.push(k);
+  }
+  return function (key, v) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+    if (v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt) return v;
+    const out = {};
+    for (const k of keys) {
+      const x = v[k];
+      if (x !== undefined) Object.defineProperty(out, k, { value: x, writable: true, enumerable: true, configurable: true });
+    }
+    return out;
+  };
+}
+
+const DECIMAL = /^-?(?:0|[1-9][0-9]*)$/;
+
+/**
+ * Builds a `JSON.parse` / {@link parse} reviver that turns the named fields,
+ * when they hold a decimal integer string (`"175928847299117063"`), into
+ * `bigint`; a named field holding an array gets each such element converted.
+ * Anything else (numbers, other strings, other fields) is left alone.
+ *
+ * @example
+ *   JSON.parse(body, reviver(['id', 'author_id', 'guild_id']))
+ *
+ * @param {string | Iterable<string>} fields field names
+ * @returns {(this: any, key: string, value: any) => any}
+ */
+export function reviver(fields) {
+  const names = new Set(typeof fields === 'string' ? [fields] : fields);
+  return function (key, value) {
+    if (!names.has(key)) return value;
+    if (typeof value === 'string') return DECIMAL.test(value) ? BigInt(value) : value;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const v = value[i];
+        if (typeof v === 'string' && DECIMAL.test(v)) value[i] = BigInt(v);
+      }
+    }
+    return value;
+  };
+}

@@ -1,0 +1,85 @@
+// node --test tests/json/ : snowmint/json in Node, against JSONTestSuite and unit checks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import * as json from '../../npm/src/json.js';
+import { checkConformanceCase, runConformance, unitChecks, propertyTest } from './suite.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// shared/ sits beside the repository (CI clones it there too).
+export const CONFORMANCE_DIR = path.resolve(ROOT, '../shared/conformance/jsontestsuite/test_parsing');
+
+function loadCases() {
+  return readdirSync(CONFORMANCE_DIR)
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((name) => ({ name, bytes: new Uint8Array(readFileSync(path.join(CONFORMANCE_DIR, name))) }));
+}
+
+const cases = loadCases();
+
+test('JSONTestSuite is present and complete', () => {
+  const kinds = { y: 0, n: 0, i: 0 };
+  for (const c of cases) kinds[c.name[0]]++;
+  assert.deepEqual(kinds, { y: 95, n: 188, i: 35 });
+});
+
+for (const kind of ['y', 'n', 'i']) {
+  test(`JSONTestSuite ${kind}_ files`, async (t) => {
+    for (const c of cases.filter((x) => x.name[0] === kind)) {
+      await t.test(c.name, () => {
+        const r = checkConformanceCase(json, c);
+        if (kind === 'y') assert.equal(r, 'accepted');
+        if (kind === 'n') assert.equal(r, 'rejected');
+      });
+    }
+  });
+}
+
+test('JSONTestSuite summary (runConformance, as the browser runs it)', () => {
+  const { counts, failures } = runConformance(json, cases);
+  assert.deepEqual(failures, []);
+  assert.equal(counts.y + counts.n + counts.i, cases.length);
+});
+
+test('y_ files: exact deep equality with JSON.parse when no integer is unsafe, -0 kept', () => {
+  let exact = 0;
+  for (const c of cases.filter((x) => x.name.startsWith('y_'))) {
+    const text = new TextDecoder().decode(c.bytes);
+    if (/[0-9]{16}/.test(text)) continue;
+    assert.deepStrictEqual(json.parse(text), JSON.parse(text), c.name);
+    exact++;
+  }
+  assert.ok(exact > 80);
+  const negZero = cases.find((c) => c.name === 'y_number_minus_zero.json');
+  assert.ok(Object.is(json.parse(new TextDecoder().decode(negZero.bytes))[0], -0));
+});
+
+test('unsafe integers of JSONTestSuite become bigint', () => {
+  const text = (name) => new TextDecoder().decode(cases.find((c) => c.name === name).bytes);
+  assert.deepStrictEqual(json.parse(text('i_number_too_big_pos_int.json')), [100000000000000000000n]);
+  assert.deepStrictEqual(json.parse(text('i_number_too_big_neg_int.json')), [-123123123123123123123123123123n]);
+  assert.deepStrictEqual(json.parse(text('i_number_very_big_negative_int.json')), [-237462374673276894279832749832423479823246327846n]);
+  assert.deepStrictEqual(json.parse(text('i_number_too_big_pos_int.json'), null, { bigint: 'string' }), ['100000000000000000000']);
+});
+
+for (const [name, fn] of unitChecks) test(name, () => fn(json));
+
+test('property: parse(stringify(v)) deep-equals v for random values carrying bigints', () => {
+  const r = propertyTest(json, { seed: 20240601, runs: 2000 });
+  assert.deepEqual(r.failures, []);
+  assert.ok(r.bigints > 800, `only ${r.bigints} bigints generated`);
+});
+
+test('parse and stringify keep exact outputs (node:assert)', () => {
+  assert.equal(json.stringify({ id: 1234567890123456789n, a: [1n] }), '{"id":"1234567890123456789","a":["1"]}');
+  assert.equal(json.stringify({ id: 1234567890123456789n }, null, 2, { bigint: 'number' }), '{\n  "id": 1234567890123456789\n}');
+  assert.equal(json.stringify({ a: 1n, b: 2, c: 3n }, ['c', 'b']), '{"c":"3","b":2}');
+  assert.equal(json.stringify({ a: 1n }, (k, v) => (k === 'a' ? v * 10n : v), '--'), '{\n--"a": "10"\n}');
+  assert.deepStrictEqual(json.parse('{"a":18446744073709551615,"b":-0}'), { a: 18446744073709551615n, b: -0 });
+  assert.throws(() => json.parse('{"a":18446744073709551615,}'), SyntaxError);
+  assert.throws(() => json.parse('{"a":18446744073709551615,}'), { message: /position 26/ });
+  assert.equal(BigInt.prototype.toJSON, undefined);
+});
