@@ -76,7 +76,11 @@ impl Clock for ManualClock {
 mod os {
     use super::Clock;
     use std::sync::OnceLock;
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     use std::time::{Instant, SystemTime, UNIX_EPOCH};
+    // No OS clock in a browser: `Date.now()` anchors, `performance.now()` advances.
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    use web_time::{Instant, SystemTime, UNIX_EPOCH};
 
     fn wall_ms() -> u64 {
         // A wall clock before 1970 reads as 0; generators then report
