@@ -33,12 +33,11 @@ function makeDoc(n) {
     doc.push({
       id: id63(1700000000000 + i * 997),
       authorId: id63(1600000000000 + Math.floor(rnd() * 1e11)),
-      seq: i,
+      seq: 100000 + i,
       title: `${words[i % 8]} ${words[(i * 5 + 3) % 8]}`,
       score: Math.round(rnd() * 100000) / 100,
       active: rnd() < 0.5,
       tags: [words[(i * 3) % 8]],
-      parent: null,
     });
   }
   return doc;

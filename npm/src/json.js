@@ -386,28 +386,35 @@ export function stringify(value, replacer, space, options) {
     replacer = undefined;
   }
   if (options == null || options.bigint !== 'number') {
-    return serialize(value, replacer, space, (b) => '' + b);
+    return serialize(value, replacer, space, decimal, decimalToJSON);
   }
-  // Raw literals: each bigint is first written as a marker string, then the quotes
-  // around the markers are dropped. The count proves that no string of the document
-  // looked like a marker; if one did, try again with another marker.
+  // Raw literals: each bigint is first written as a string "<M><digits><M>", then one
+  // regex pass drops the quotes and markers. The count of replacements proves that no
+  // string of the document looked like a marker; if one did, try again with another.
   for (;;) {
     const marker = '\0snowmint:' + (markerSeq++).toString(36) + ':';
     let made = 0;
-    const out = serialize(value, replacer, space, (b) => {
+    const convert = (b) => {
       made++;
-      return marker + b;
+      return marker + b + marker;
+    };
+    const out = serialize(value, replacer, space, convert, function toJSON() {
+      return convert(bigintValueOf.call(this));
     });
     if (made === 0 || out === undefined) return out;
-    const parts = out.split(nativeStringify(marker).slice(0, -1));
-    if (parts.length - 1 !== made) continue;
-    for (let p = 1; p < parts.length; p++) {
-      const part = parts[p];
-      const q = part.indexOf('"');
-      parts[p] = part.slice(0, q) + part.slice(q + 1);
-    }
-    return parts.join('');
+    const q = nativeStringify(marker).slice(1, -1); // the marker as it appears in the output
+    const e = q.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+    const result = out.replace(new RegExp('"' + e + '(-?[0-9]+)' + e + '"', 'g'), '$1');
+    if ((out.length - result.length) / (2 * q.length + 2) === made) return result;
   }
+}
+
+/** @param {bigint} b */
+const decimal = (b) => '' + b;
+
+/** The default mode's toJSON, kept to one call: `this` is the bigint (or a BigInt object). */
+function decimalToJSON() {
+  return typeof this === 'bigint' ? '' + this : '' + bigintValueOf.call(this);
 }
 
 /**
@@ -417,9 +424,10 @@ export function stringify(value, replacer, space, options) {
  * @param {any} replacer
  * @param {any} space
  * @param {(b: bigint) => string} convert
+ * @param {(this: any) => string} toJSON the same, as a toJSON method of BigInt.prototype
  * @returns {string | undefined}
  */
-function serialize(value, replacer, space, convert) {
+function serialize(value, replacer, space, convert, toJSON) {
   if (typeof replacer !== 'function') {
     // Any toJSON reachable from a bigint (BigInt.prototype's or Object.prototype's)
     // is the user's and JSON.stringify applies it already: change nothing.
@@ -427,9 +435,7 @@ function serialize(value, replacer, space, convert) {
     let installed = false;
     try {
       Object.defineProperty(BigInt.prototype, 'toJSON', {
-        value: function toJSON() {
-          return convert(bigintValueOf.call(this));
-        },
+        value: toJSON,
         writable: true,
         configurable: true,
         enumerable: false,
