@@ -1,0 +1,529 @@
+// The public API, built once from a backend (backend.d.ts): argument checks,
+// error classes, per-thread buffering of IDs, decode records. Pure ESM with
+// no Node built-ins: the Node (native) and browser (wasm) entries share it.
+//
+// Buffering: a call across the napi boundary costs ~175 ns, so the hot
+// functions never cross it per ID. One backend call claims a run of
+// consecutive IDs (one tick of a Snowflake, a batch of ULID/UUID texts) into
+// memory JavaScript owns, and JavaScript hands them out. A run is handed out
+// only while `performance.now() < start + timing[0] + unitMs`, which keeps
+// every ID at most one tick older than the moment it is handed out; runs are
+// claimed in order from one generator, so uniqueness and per-thread order
+// are exactly the core's. Run sizes start small and double while a run is
+// used up in time (halve when most of it expires), so idle threads do not
+// burn sequence numbers.
+
+import { ArgumentError, SnowmintError, fromBackend, makeError } from './errors.js';
+
+export * from './errors.js';
+
+const MIN_RUN = 16;
+/** Largest Snowflake run (one Twitter tick). */
+const MAX_ID_RUN = 4096;
+/** Largest text batch: a kept string slice keeps its batch's text alive, so stay small. */
+const MAX_TEXT_RUN = 256;
+const MAX_BATCH = 1 << 24;
+const U63 = (1n << 63n) - 1n;
+
+const ID_KINDS = ['snowflake', 'ulid', 'uuid', 'ksuid', 'objectid', 'typeid'];
+const DECODE_KINDS = [...ID_KINDS, 'human'];
+
+/** `typeof`, with null, arrays and classes named. */
+function describe(v) {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return v.constructor?.name ? `a ${v.constructor.name}` : 'an object';
+  if (typeof v === 'number') return `the number ${v}`;
+  return `a ${typeof v}`;
+}
+
+function typeError(what, expected, got) {
+  return new ArgumentError('ERR_INVALID_ARG_TYPE', `${what} must be ${expected}, got ${describe(got)}`);
+}
+
+function optionError(message) {
+  return makeError('ERR_INVALID_OPTION', message);
+}
+
+function oneOf(what, value, allowed, code = 'ERR_INVALID_OPTION') {
+  if (typeof value === 'string' && allowed.includes(value)) return value;
+  const shown = typeof value === 'string' ? `'${value}'` : describe(value);
+  throw makeError(code, `${what} ${shown} is not supported: expected one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+}
+
+function checkOptions(what, options, allowed) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw typeError(what, 'an object', options);
+  }
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) {
+      throw optionError(`unknown option '${key}' in ${what}: expected ${allowed.map((a) => `'${a}'`).join(', ')}`);
+    }
+  }
+  return options;
+}
+
+function isUint(v, max = Number.MAX_SAFE_INTEGER) {
+  return Number.isInteger(v) && v >= 0 && v <= max;
+}
+
+/** A non-negative integer option, `code` naming the error when it is not. */
+function uintOption(what, v, dflt, code, max = Number.MAX_SAFE_INTEGER) {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number') throw typeError(what, 'an integer number', v);
+  if (!isUint(v, max)) throw makeError(code, `${what} must be an integer from 0 to ${max}, got ${v}`);
+  return v;
+}
+
+function msOption(what, v, code) {
+  if (v instanceof Date) v = v.getTime();
+  if (typeof v !== 'number') throw typeError(what, 'Unix milliseconds (a number) or a Date', v);
+  if (!isUint(v)) throw makeError(code, `${what} must be a non-negative integer of Unix milliseconds, got ${v}`);
+  return v;
+}
+
+function countArg(count, max) {
+  if (typeof count !== 'number') throw typeError('count', 'an integer number', count);
+  if (!Number.isInteger(count) || count < 1 || count > max) {
+    throw new ArgumentError('ERR_INVALID_COUNT', `invalid count ${count}: expected an integer from 1 to ${max}`);
+  }
+  return count;
+}
+
+function stringArg(what, v) {
+  if (typeof v !== 'string') throw typeError(what, 'a string', v);
+  return v;
+}
+
+function call(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    throw fromBackend(e);
+  }
+}
+
+/**
+ * Builds the public API over `backend`. `host.defaultOptions()` gives the
+ * default generator's options when configure() was not called (Node: the
+ * SNOWMINT_WORKER_ID variable; the place for a worker-ID lease);
+ * `host.clockMarginMs` shortens every run's validity (coarse browser clocks).
+ */
+export function createApi(backend, host = {}) {
+  const presets = backend.presets();
+  const margin = host.clockMarginMs ?? 0;
+  const timing = new Float64Array(1);
+  const TEST_CLOCK = Symbol('snowmint.testClock');
+
+  class TestClock {
+    /** A manual clock reading `ms` (Unix ms; default now): for injecting clock faults. */
+    constructor(ms = Date.now()) {
+      this[TEST_CLOCK] = call(() => backend.testClockNew(msOption('TestClock ms', ms, 'ERR_INVALID_ARG_VALUE')));
+    }
+    now() {
+      return this[TEST_CLOCK].now();
+    }
+    set(ms) {
+      this[TEST_CLOCK].set(msOption('ms', ms, 'ERR_INVALID_ARG_VALUE'));
+      return this;
+    }
+    advance(ms) {
+      this[TEST_CLOCK].advance(uintOption('ms', ms, 0, 'ERR_INVALID_ARG_VALUE'));
+      return this;
+    }
+    stepBack(ms) {
+      this[TEST_CLOCK].stepBack(uintOption('ms', ms, 0, 'ERR_INVALID_ARG_VALUE'));
+      return this;
+    }
+  }
+
+  const SNOWFLAKE_OPTIONS = ['workerId', 'preset', 'layout', 'epoch', 'clock', 'onBackwards', 'maxBackwardsMs', 'onExhausted', 'maxBorrowTicks'];
+  const LAYOUT_OPTIONS = ['timeBits', 'workerBits', 'sequenceBits', 'unitMs', 'epoch', 'order'];
+  const ORDERS = ['worker-sequence', 'sequence-worker'];
+
+  /** Checks Snowflake options into a backend spec and its TestClock handle. */
+  function toSpec(options, what = 'Snowflake options') {
+    const o = checkOptions(what, options, SNOWFLAKE_OPTIONS);
+    let layout = null;
+    let epoch = o.epoch === undefined ? null : msOption('epoch', o.epoch, 'ERR_INVALID_LAYOUT');
+    if (o.layout !== undefined) {
+      const l = checkOptions('layout', o.layout, LAYOUT_OPTIONS);
+      const bits = (k) => {
+        if (l[k] === undefined) throw makeError('ERR_INVALID_LAYOUT', `invalid Snowflake layout: layout.${k} is required`);
+        return uintOption(`layout.${k}`, l[k], 0, 'ERR_INVALID_LAYOUT', 63);
+      };
+      layout = {
+        timeBits: bits('timeBits'),
+        workerBits: bits('workerBits'),
+        sequenceBits: bits('sequenceBits'),
+        unitMs: uintOption('layout.unitMs', l.unitMs, 1, 'ERR_INVALID_LAYOUT', 0xffffffff),
+        order: l.order === undefined ? ORDERS[0] : oneOf('layout.order', l.order, ORDERS, 'ERR_INVALID_LAYOUT'),
+      };
+      if (epoch === null) epoch = l.epoch === undefined ? 0 : msOption('layout.epoch', l.epoch, 'ERR_INVALID_LAYOUT');
+    }
+    let clock = 'monotonic';
+    let clockHandle = null;
+    if (o.clock instanceof TestClock) {
+      clock = 'test';
+      clockHandle = o.clock[TEST_CLOCK];
+    } else if (o.clock !== undefined) {
+      clock = oneOf('clock', o.clock, ['monotonic', 'system']);
+    }
+    const spec = {
+      workerId: 0,
+      preset: o.preset === undefined ? presets[0] : oneOf('preset', o.preset, presets),
+      layout,
+      epoch,
+      clock,
+      onBackwards: o.onBackwards === undefined ? 'wait' : oneOf('onBackwards', o.onBackwards, ['wait', 'keep', 'fail']),
+      maxBackwardsMs: uintOption('maxBackwardsMs', o.maxBackwardsMs, 1000, 'ERR_INVALID_OPTION'),
+      onExhausted: o.onExhausted === undefined ? 'wait' : oneOf('onExhausted', o.onExhausted, ['wait', 'borrow']),
+      maxBorrowTicks: uintOption('maxBorrowTicks', o.maxBorrowTicks, 16, 'ERR_INVALID_OPTION', 0xffffffff),
+    };
+    if (o.workerId !== undefined) {
+      if (typeof o.workerId !== 'number') throw typeError('workerId', 'an integer number', o.workerId);
+      if (!isUint(o.workerId)) {
+        const max = 2 ** call(() => backend.layoutOf(spec)).workerBits - 1;
+        throw makeError('ERR_WORKER_ID_RANGE', `worker ID ${o.workerId} is out of range: it must be an integer from 0 to ${max}`);
+      }
+      spec.workerId = o.workerId;
+    }
+    return { spec, clockHandle };
+  }
+
+  /** Reads a Snowflake's fields with JavaScript BigInt shifts (proven equal to the core by the shared vectors). */
+  function snowflakeDecoder(layout, preset) {
+    const sb = BigInt(layout.sequenceBits);
+    const wb = BigInt(layout.workerBits);
+    const wMask = (1n << wb) - 1n;
+    const sMask = (1n << sb) - 1n;
+    const seqFirst = layout.order === 'sequence-worker';
+    const [wShift, sShift] = seqFirst ? [0n, wb] : [sb, 0n];
+    const num = (v, bits) => (bits <= 53n ? Number(v) : v);
+    const { split } = layout;
+    return (id) => {
+      if (id < 0n || id > U63) {
+        // The core's parser names the problem (sign, size) in its own words.
+        call(() => backend.decodeText(String(id), 'snowflake'));
+      }
+      const timestamp = Number(id >> (wb + sb)) * layout.unitMs + layout.epoch;
+      const workerId = num((id >> wShift) & wMask, wb);
+      const rec = {
+        kind: 'snowflake',
+        id,
+        timestamp,
+        date: new Date(timestamp),
+        workerId,
+        sequence: num((id >> sShift) & sMask, sb),
+      };
+      if (preset) rec.preset = preset;
+      if (split) {
+        const low = 2 ** split.lowBits;
+        rec.parts = { [split.high]: Math.floor(workerId / low), [split.low]: workerId % low };
+      }
+      return rec;
+    };
+  }
+
+  const presetDecoders = new Map();
+  function presetDecoder(name) {
+    let d = presetDecoders.get(name);
+    if (!d) {
+      const layout = call(() => backend.layoutOf(toSpec({ preset: name }).spec));
+      d = snowflakeDecoder(layout, name);
+      presetDecoders.set(name, d);
+    }
+    return d;
+  }
+
+  /** Hands out a generator's IDs from per-thread runs (see the top of the file). */
+  class IdSource {
+    constructor(handle) {
+      this.h = handle;
+      this.layout = call(() => handle.layout());
+      this.unit = this.layout.unitMs - margin;
+      this.buffered = call(() => handle.clockKind()) === 'monotonic';
+      this.cap = this.buffered ? Math.min(MAX_ID_RUN, 2 ** this.layout.sequenceBits) : 1;
+      this.buf = new BigUint64Array(this.cap);
+      this.run = Math.min(MIN_RUN, this.cap);
+      this.pos = 0;
+      this.len = 0;
+      this.deadline = -Infinity;
+    }
+
+    next() {
+      if (this.pos < this.len && performance.now() < this.deadline) return this.buf[this.pos++];
+      return this.refill();
+    }
+
+    refill() {
+      if (this.len > 0) {
+        if (this.pos >= this.len) this.run = Math.min(this.run * 2, this.cap);
+        else if (this.pos * 2 < this.len) this.run = Math.max(this.run >> 1, Math.min(MIN_RUN, this.cap));
+      }
+      this.len = 0;
+      const start = performance.now();
+      const n = call(() => this.h.fill(this.buf, this.run, timing));
+      this.deadline = this.buffered ? start + timing[0] + this.unit : -Infinity;
+      this.len = n;
+      this.pos = 1;
+      return this.buf[0];
+    }
+
+    /** `count` IDs: first what is left of the current run (keeping order), then fresh ones. */
+    batch(count) {
+      countArg(count, MAX_BATCH);
+      const out = new BigUint64Array(count);
+      let have = 0;
+      if (this.pos < this.len && performance.now() < this.deadline) {
+        have = Math.min(count, this.len - this.pos);
+        out.set(this.buf.subarray(this.pos, this.pos + have));
+        this.pos += have;
+      }
+      if (have < count) {
+        this.len = 0;
+        call(() => this.h.fillAll(have ? out.subarray(have) : out));
+      }
+      return out;
+    }
+  }
+
+  /** Hands out ID texts from per-thread batches (one backend call each). */
+  class TextSource {
+    constructor(kind, width, timed) {
+      this.kind = kind;
+      this.width = width;
+      this.timed = timed;
+      this.run = MIN_RUN;
+      this.text = '';
+      this.off = 0;
+      this.deadline = Infinity;
+    }
+
+    next() {
+      const o = this.off;
+      if (o < this.text.length && (!this.timed || performance.now() < this.deadline)) {
+        this.off = o + this.width;
+        return this.text.slice(o, o + this.width);
+      }
+      return this.refill();
+    }
+
+    refill() {
+      const len = this.text.length;
+      if (len > 0) {
+        if (this.off >= len) this.run = Math.min(this.run * 2, MAX_TEXT_RUN);
+        else if (this.off * 2 < len) this.run = Math.max(this.run >> 1, MIN_RUN);
+      }
+      this.text = '';
+      const start = performance.now();
+      const text = call(() => backend.mintText(this.kind, this.run, timing));
+      if (this.timed) this.deadline = start + timing[0] + 1 - margin;
+      this.text = text;
+      this.off = this.width;
+      return text.slice(0, this.width);
+    }
+  }
+
+  // --- the process-wide default generator -------------------------------
+
+  let def = null;
+
+  function initDefault() {
+    const { spec, clockHandle } = toSpec(host.defaultOptions ? host.defaultOptions() : undefined, 'default options');
+    call(() => backend.defaultInit(spec, clockHandle));
+    def = new IdSource(backend.defaultHandle());
+    return def;
+  }
+
+  /** Configures the process-wide default generator (every worker thread shares it). */
+  function configure(options) {
+    const { spec, clockHandle } = toSpec(options, 'configure() options');
+    call(() => backend.defaultConfigure(spec, clockHandle));
+    def = new IdSource(backend.defaultHandle());
+  }
+
+  function nextId() {
+    return (def ?? initDefault()).next();
+  }
+
+  function nextIdString() {
+    return (def ?? initDefault()).next().toString();
+  }
+
+  function nextIds(count) {
+    return (def ?? initDefault()).batch(count);
+  }
+
+  class Snowflake {
+    #src;
+    #decode;
+    /** A generator of its own (options as for configure()). */
+    constructor(options) {
+      const { spec, clockHandle } = toSpec(options);
+      const handle = call(() => backend.snowflakeNew(spec, clockHandle));
+      this.#src = new IdSource(handle);
+      this.#decode = snowflakeDecoder(this.#src.layout, spec.layout ? undefined : spec.preset);
+      this.workerId = spec.workerId;
+      this.layout = this.#src.layout;
+    }
+    next() {
+      return this.#src.next();
+    }
+    nextString() {
+      return this.#src.next().toString();
+    }
+    nextBatch(count) {
+      return this.#src.batch(count);
+    }
+    decode(id) {
+      if (typeof id === 'string') id = snowflakeText(id);
+      else if (typeof id !== 'bigint') throw idTypeError(id);
+      return this.#decode(id);
+    }
+  }
+
+  // --- strings -------------------------------------------------------------
+
+  const ULID = new TextSource('ulid', 26, true);
+  const V7 = new TextSource('uuidv7', 36, true);
+  const V4 = new TextSource('uuidv4', 36, false);
+
+  const ulid = () => ULID.next();
+  const uuidv7 = () => V7.next();
+  const uuidv4 = () => V4.next();
+  const one = (kind) => () => call(() => backend.mintText(kind, 1, timing));
+  const uuidv1 = one('uuidv1');
+  const uuidv6 = one('uuidv6');
+  const ksuid = one('ksuid');
+  const objectId = one('objectid');
+
+  function typeid(prefix) {
+    return call(() => backend.typeid(stringArg('prefix', prefix)));
+  }
+
+  // --- decode and conversions ----------------------------------------------
+
+  function idTypeError(id) {
+    const hint = typeof id === 'number' ? ' (a number cannot hold every 64-bit ID exactly: pass a bigint or a decimal string)' : '';
+    return new ArgumentError('ERR_INVALID_ARG_TYPE', `id must be a bigint or a string, got ${describe(id)}${hint}`);
+  }
+
+  function snowflakeText(text) {
+    return call(() => backend.decodeText(text, 'snowflake')).value;
+  }
+
+  const DECODE_OPTIONS = ['kind', 'preset', 'layout'];
+
+  function decoderFor(o) {
+    if (o.layout !== undefined) return snowflakeDecoder(call(() => backend.layoutOf(toSpec({ layout: o.layout }).spec)));
+    if (o.preset !== undefined) return presetDecoder(oneOf('preset', o.preset, presets));
+    return def ? snowflakeDecoder(def.layout) : presetDecoder(presets[0]);
+  }
+
+  /** Any ID (bigint or string) -> a record of its fields; see index.d.ts. */
+  function decode(id, options) {
+    const o = checkOptions('decode() options', options, DECODE_OPTIONS);
+    const kind = o.kind === undefined ? null : oneOf('kind', o.kind, DECODE_KINDS);
+    if (typeof id === 'bigint') {
+      if (kind !== null && kind !== 'snowflake') throw typeError(`a ${kind}`, 'a string', id);
+      return decoderFor(o)(id);
+    }
+    if (typeof id !== 'string') throw idTypeError(id);
+    const raw = call(() => backend.decodeText(id, kind));
+    return fromRaw(raw, o);
+  }
+
+  function withTime(rec, ms) {
+    if (ms !== null && ms !== undefined) {
+      rec.timestamp = ms;
+      rec.date = new Date(ms);
+    }
+    return rec;
+  }
+
+  function fromRaw(raw, o) {
+    switch (raw.kind) {
+      case 'snowflake':
+        return decoderFor(o)(raw.value);
+      case 'ulid':
+        return Object.assign(withTime({ kind: 'ulid' }, raw.timestamp), { random: raw.hex, uuid: raw.uuid });
+      case 'uuid': {
+        const rec = withTime({ kind: 'uuid', uuid: raw.uuid, version: raw.version, variant: raw.variant }, raw.timestamp);
+        if (raw.clockSeq !== null && raw.clockSeq !== undefined) {
+          rec.clockSeq = raw.clockSeq;
+          rec.node = raw.node;
+        }
+        return rec;
+      }
+      case 'ksuid':
+        return Object.assign(withTime({ kind: 'ksuid' }, raw.timestamp), { payload: raw.hex });
+      case 'objectid':
+        return Object.assign(withTime({ kind: 'objectid' }, raw.timestamp), { counter: raw.counter });
+      case 'typeid':
+        return withTime({ kind: 'typeid', prefix: raw.prefix, uuid: raw.uuid }, raw.timestamp);
+      default:
+        throw new SnowmintError('ERR_INTERNAL', `internal error in snowmint: unknown kind ${raw.kind}`);
+    }
+  }
+
+  function ulidToUuid(text) {
+    return call(() => backend.ulidToUuid(stringArg('ulid', text)));
+  }
+
+  function uuidToUlid(text) {
+    return call(() => backend.uuidToUlid(stringArg('uuid', text)));
+  }
+
+  function isUuid(text) {
+    if (typeof text !== 'string') return false;
+    try {
+      backend.decodeText(text, 'uuid');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  function uuidVersion(text) {
+    return call(() => backend.decodeText(stringArg('uuid', text), 'uuid')).version;
+  }
+
+  function toHuman(id, options) {
+    const o = checkOptions('toHuman() options', options, ['groups']);
+    if (typeof id !== 'bigint' && typeof id !== 'string') throw idTypeError(id);
+    const groups = o.groups === undefined ? null : uintOption('groups', o.groups, null, 'ERR_INVALID_ARG_VALUE', 7);
+    return call(() => backend.toHuman(id, groups));
+  }
+
+  function fromHuman(text) {
+    return call(() => backend.fromHuman(stringArg('text', text)));
+  }
+
+  return {
+    nextId,
+    nextIdString,
+    nextIds,
+    configure,
+    Snowflake,
+    TestClock,
+    ulid,
+    uuidv7,
+    uuidv4,
+    uuidv1,
+    uuidv6,
+    ksuid,
+    objectId,
+    typeid,
+    decode,
+    ulidToUuid,
+    uuidToUlid,
+    isUuid,
+    uuidVersion,
+    toHuman,
+    fromHuman,
+    presets: Object.freeze([...presets]),
+    backendName: backend.name,
+  };
+}

@@ -1,0 +1,141 @@
+// The backend interface: what a binding (napi-rs in node/, wasm-bindgen in
+// wasm/) gives api.js. Conversion only: every value here comes from the core.
+// api.js validates argument types and option names before calling in, so a
+// backend may assume well-typed arguments; it throws Errors whose `code` is the
+// core's Error::code() (or ERR_INVALID_OPTION for an unknown preset/clock
+// name) and whose message is the core's Display text. Anything else it throws
+// (a caught panic) becomes a SnowmintError with code ERR_INTERNAL.
+
+/** A validated Snowflake layout, as the core describes it. */
+export interface LayoutInfo {
+  timeBits: number;
+  workerBits: number;
+  sequenceBits: number;
+  unitMs: number;
+  /** Unix ms. */
+  epoch: number;
+  order: 'worker-sequence' | 'sequence-worker';
+  /** Presets that split the worker field into two named parts. */
+  split: { high: string; low: string; lowBits: number } | null;
+}
+
+/** Options of a Snowflake generator, already checked for types by api.js. */
+export interface SnowflakeSpec {
+  workerId: number;
+  /** A preset name (`backend.presets`); ignored when `layout` is given. */
+  preset: string;
+  layout: {
+    timeBits: number;
+    workerBits: number;
+    sequenceBits: number;
+    unitMs: number;
+    order: 'worker-sequence' | 'sequence-worker';
+  } | null;
+  /** Unix ms; null keeps the preset's epoch (a custom layout then needs one). */
+  epoch: number | null;
+  clock: 'monotonic' | 'system' | 'test';
+  onBackwards: 'wait' | 'keep' | 'fail';
+  maxBackwardsMs: number;
+  onExhausted: 'wait' | 'borrow';
+  maxBorrowTicks: number;
+}
+
+/**
+ * A Snowflake generator. `fill` is the hot path: ONE call claims a run of
+ * consecutive IDs in one tick (core `claim(max)`) and writes it into `out`.
+ */
+export interface SnowflakeHandle {
+  /**
+   * Writes 1 to `max` (<= out.length, <= 2^sequenceBits) IDs of one tick into
+   * out[0..count] and returns count. Writes into timing[0] how many ms after
+   * the call began the clock still read the claimed tick or an earlier one
+   * (0 is always a correct answer): api.js hands the IDs out only until
+   * `start + timing[0] + unitMs`, so no ID is more than one tick old.
+   */
+  fill(out: BigUint64Array, max: number, timing: Float64Array): number;
+  /** Fills all of `out` with increasing IDs, over as many ticks as needed. */
+  fillAll(out: BigUint64Array): void;
+  layout(): LayoutInfo;
+  workerId(): number;
+  /** Which clock it reads; api.js buffers IDs only for 'monotonic'. */
+  clockKind(): 'monotonic' | 'system' | 'test';
+  /** Start (Unix ms) of the last tick minted in, or null before the first ID. */
+  highWaterMs(): number | null;
+}
+
+/** The core's ManualClock. */
+export interface TestClockHandle {
+  now(): number;
+  set(ms: number): void;
+  advance(ms: number): void;
+  stepBack(ms: number): void;
+}
+
+export type TextKind =
+  | 'ulid' | 'uuidv7' | 'uuidv4' | 'uuidv1' | 'uuidv6' | 'ksuid' | 'objectid';
+
+export type IdKind = 'snowflake' | 'ulid' | 'uuid' | 'ksuid' | 'objectid' | 'typeid';
+
+/** A parsed ID: the fields its kind has (others are undefined or null). */
+export interface RawDecoded {
+  kind: IdKind;
+  /** snowflake: the value. */
+  value?: bigint | null;
+  /** Unix ms (v1/v6 may be negative); absent for IDs without time. */
+  timestamp?: number | null;
+  /** ulid: 80-bit random part as 20 hex digits; ksuid: 16-byte payload as 32. */
+  hex?: string | null;
+  /** ulid, typeid: the same 128 bits as a hyphenated UUID. uuid: canonical text. */
+  uuid?: string | null;
+  /** uuid: version nibble and variant name. */
+  version?: number | null;
+  variant?: 'rfc9562' | 'ncs' | 'microsoft' | 'future' | null;
+  /** uuid v1/v6: clock sequence and node (12 hex). */
+  clockSeq?: number | null;
+  node?: string | null;
+  /** objectid: the 24-bit counter. */
+  counter?: number | null;
+  /** typeid: the prefix. */
+  prefix?: string | null;
+}
+
+export interface Backend {
+  /** Which binding this is ('native' or 'wasm'). */
+  readonly name: string;
+  /** Preset names, default first. */
+  presets(): string[];
+  /** Validates and describes a layout (a preset name or a spec's layout). */
+  layoutOf(spec: SnowflakeSpec): LayoutInfo;
+  snowflakeNew(spec: SnowflakeSpec, clock: TestClockHandle | null): SnowflakeHandle;
+
+  /**
+   * The process-wide default generator (one per process, shared by every
+   * worker thread). `defaultInit` installs it if none is installed yet and
+   * returns whether this call did; `defaultConfigure` replaces it, resuming
+   * after the previous one's last tick. `defaultHandle` is null until one of
+   * them ran; it stays valid across later configure() calls.
+   */
+  defaultInit(spec: SnowflakeSpec, clock: TestClockHandle | null): boolean;
+  defaultConfigure(spec: SnowflakeSpec, clock: TestClockHandle | null): void;
+  defaultHandle(): SnowflakeHandle | null;
+
+  testClockNew(ms: number): TestClockHandle;
+
+  /**
+   * Mints `count` IDs of a kind and returns their canonical texts
+   * concatenated (every kind has a fixed width). timing[0] as in `fill`,
+   * for the first ID's millisecond (0 for uuidv4).
+   */
+  mintText(kind: TextKind, count: number, timing: Float64Array): string;
+  /** One TypeID with a v7 suffix; throws ERR_PARSE for a bad prefix. */
+  typeid(prefix: string): string;
+
+  /** Parses any ID (kind detected from the text unless given). */
+  decodeText(text: string, kind: IdKind | 'human' | null): RawDecoded;
+  ulidToUuid(text: string): string;
+  uuidToUlid(text: string): string;
+  /** Human form of a Snowflake (bigint) or a 128-bit ID's text; `groups` keeps the last groups. */
+  toHuman(id: bigint | string, groups: number | null): string;
+  /** Reads the human form back: a Snowflake as bigint, else a ULID text. */
+  fromHuman(text: string): bigint | string;
+}
