@@ -1,0 +1,470 @@
+//! The shared vectors in `tests/vectors/` (see its README for the schemas):
+//! every value the RFCs, specs and developer docs publish must come out of
+//! the core exactly, and every invalid input must fail with the listed
+//! error kind. The Node and browser tests read the same files.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use snowmint::base32;
+use snowmint::ksuid::Ksuid;
+use snowmint::objectid::ObjectId;
+use snowmint::snowflake::{self, FieldOrder, Layout, Preset};
+use snowmint::typeid::TypeId;
+use snowmint::ulid::Ulid;
+use snowmint::uuid::Uuid;
+use snowmint::{Id, Kind, ParseError};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors")
+}
+
+/// The array of vectors in `file`, each with its `name` for messages.
+fn load(file: &str) -> Vec<(String, Value)> {
+    let path = dir().join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let Value::Array(items) = serde_json::from_str(&text).unwrap() else {
+        panic!("{file}: not an array");
+    };
+    assert!(!items.is_empty(), "{file} is empty");
+    items
+        .into_iter()
+        .map(|v| (format!("{file}: {}", str(&v, "name")), v))
+        .collect()
+}
+
+fn str<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} is not a string in {v}"))
+}
+
+fn opt_str<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v[key].as_str()
+}
+
+fn num(v: &Value, key: &str) -> u64 {
+    v[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
+}
+
+/// A decimal-string field.
+fn dec(v: &Value, key: &str) -> u128 {
+    str(v, key)
+        .parse()
+        .unwrap_or_else(|e| panic!("{key}: {e} in {v}"))
+}
+
+fn strings<'a>(v: &'a Value, key: &str) -> Vec<&'a str> {
+    v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{key} is not an array in {v}"))
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex<const N: usize>(text: &str) -> [u8; N] {
+    let mut out = [0u8; N];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap();
+    }
+    out
+}
+
+/// Unix ms as JavaScript's `toISOString` writes it, so that the vectors'
+/// `iso` strings are checked against their `timestamp_ms` here too.
+fn iso(ms: i64) -> String {
+    let (days, rem) = (ms.div_euclid(86_400_000), ms.rem_euclid(86_400_000));
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let year = if (0..=9999).contains(&y) {
+        format!("{y:04}")
+    } else {
+        format!("{}{:06}", if y < 0 { '-' } else { '+' }, y.abs())
+    };
+    let (h, mi, s, msr) = (
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000,
+    );
+    format!("{year}-{m:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{msr:03}Z")
+}
+
+/// Checks `timestamp_ms`/`iso` against what the core decoded.
+fn check_time(name: &str, v: &Value, got_ms: Option<i64>) {
+    let want = v["timestamp_ms"].as_i64();
+    assert_eq!(got_ms, want, "{name}: timestamp_ms");
+    assert_eq!(
+        want.map(iso).as_deref(),
+        opt_str(v, "iso"),
+        "{name}: iso does not match timestamp_ms"
+    );
+    if let Some(doc) = v["documented_ms"].as_i64() {
+        let precision = v["documented_precision_ms"].as_i64().unwrap();
+        let ms = want.unwrap();
+        assert!(
+            (0..precision).contains(&(ms - doc)),
+            "{name}: {ms} is not within {precision} ms of the documented {doc}"
+        );
+    }
+}
+
+/// `Id::parse` without a kind must see `text` as `kind` and give `id`.
+fn check_detect(name: &str, text: &str, id: Id) {
+    assert_eq!(Id::parse(text, None), Ok(id), "{name}: detection");
+    assert_eq!(
+        Id::parse(text, Some(id.kind())),
+        Ok(id),
+        "{name}: forced kind"
+    );
+}
+
+#[test]
+fn every_vector_file_is_checked() {
+    const CHECKED: [&str; 9] = [
+        "human.json",
+        "invalid.json",
+        "ksuid.json",
+        "objectid.json",
+        "snowflake.json",
+        "ulid.json",
+        "uuid.json",
+        "typeid/valid.json",
+        "typeid/invalid.json",
+    ];
+    let mut found = Vec::new();
+    for sub in ["", "typeid/"] {
+        for entry in std::fs::read_dir(dir().join(sub)).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".json") {
+                found.push(format!("{sub}{name}"));
+            }
+        }
+    }
+    found.sort();
+    let mut want = CHECKED.map(String::from).to_vec();
+    want.sort();
+    assert_eq!(
+        found, want,
+        "a vector file was added or removed: check it here"
+    );
+}
+
+#[test]
+fn uuid_vectors() {
+    for (name, v) in load("uuid.json") {
+        let text = str(&v, "text");
+        let u = Uuid::parse(text).unwrap();
+        for input in strings(&v, "inputs") {
+            assert_eq!(Uuid::parse(input), Ok(u), "{name}: input {input}");
+        }
+        assert_eq!(&*u.to_text(), text, "{name}");
+        assert_eq!(&*u.to_simple(), text.replace('-', ""), "{name}");
+        assert_eq!(u64::from(u.version()), num(&v, "version"), "{name}");
+        assert_eq!(
+            u.is_rfc_variant(),
+            v["rfc_variant"].as_bool().unwrap(),
+            "{name}"
+        );
+        check_time(&name, &v, u.timestamp_ms());
+        assert_eq!(&*Ulid::from_uuid(u).to_text(), str(&v, "ulid"), "{name}");
+        check_detect(&name, text, Id::Uuid(u));
+
+        let f = &v["fields"];
+        match u.version() {
+            1 | 6 => {
+                let (ticks, seq, node) = (
+                    dec(f, "gregorian_ticks") as u64,
+                    dec(f, "clock_seq") as u16,
+                    dec(f, "node") as u64,
+                );
+                assert_eq!(u.gregorian_ticks(), Some(ticks), "{name}");
+                assert_eq!(u.clock_seq(), Some(seq), "{name}");
+                assert_eq!(u.node(), Some(node), "{name}");
+                let compose = if u.version() == 1 {
+                    Uuid::v1_from_parts
+                } else {
+                    Uuid::v6_from_parts
+                };
+                assert_eq!(compose(ticks, seq, node), u, "{name}: compose");
+            }
+            7 => {
+                let ms = dec(f, "unix_ts_ms") as u64;
+                let a = dec(f, "rand_a") as u16;
+                let b = dec(f, "rand_b") as u64;
+                assert_eq!(Uuid::v7_from_parts(ms, a, b), u, "{name}: compose");
+            }
+            4 if u.is_rfc_variant() => {
+                assert_eq!(u.0 >> 80, dec(f, "random_a"), "{name}");
+                assert_eq!(u.0 >> 64 & 0xFFF, dec(f, "random_b"), "{name}");
+                assert_eq!(u.0 & ((1 << 62) - 1), dec(f, "random_c"), "{name}");
+                assert_eq!(Uuid::v4_from_random(u.to_bytes()), u, "{name}");
+            }
+            _ => assert_eq!(f, &serde_json::json!({}), "{name}: no fields"),
+        }
+    }
+}
+
+#[test]
+fn uuid_nil_and_max_constants() {
+    assert_eq!(
+        &*Uuid::NIL.to_text(),
+        "00000000-0000-0000-0000-000000000000"
+    );
+    assert_eq!(
+        &*Uuid::MAX.to_text(),
+        "ffffffff-ffff-ffff-ffff-ffffffffffff"
+    );
+}
+
+#[test]
+fn ulid_vectors() {
+    for (name, v) in load("ulid.json") {
+        let text = str(&v, "text");
+        let u = Ulid::parse(text).unwrap();
+        for input in strings(&v, "inputs") {
+            assert_eq!(Ulid::parse(input), Ok(u), "{name}: input {input}");
+        }
+        assert_eq!(&*u.to_text(), text, "{name}");
+        check_time(&name, &v, Some(u.timestamp_ms() as i64));
+        assert_eq!(u.random(), dec(&v, "random"), "{name}");
+        assert_eq!(Ulid::from_parts(u.timestamp_ms(), u.random()), u, "{name}");
+        let uuid = str(&v, "uuid");
+        assert_eq!(&*u.to_uuid().to_text(), uuid, "{name}");
+        assert_eq!(Ulid::from_uuid(Uuid::parse(uuid).unwrap()), u, "{name}");
+        assert_eq!(Ulid::from_bytes(u.to_bytes()), u, "{name}");
+        check_detect(&name, text, Id::Ulid(u));
+        match opt_str(&v, "next") {
+            Some(next) => assert_eq!(&*Ulid(u.0 + 1).to_text(), next, "{name}: next"),
+            None => assert!(
+                u.random() == (1 << 80) - 1 || u == Ulid::MAX,
+                "{name}: only an all-ones random part has no next"
+            ),
+        }
+    }
+    assert_eq!(&*Ulid::MAX.to_text(), "7ZZZZZZZZZZZZZZZZZZZZZZZZZ");
+    assert_eq!(&*Ulid::NIL.to_text(), "00000000000000000000000000");
+}
+
+#[test]
+fn ksuid_vectors() {
+    for (name, v) in load("ksuid.json") {
+        let text = str(&v, "text");
+        let k = Ksuid::parse(text).unwrap();
+        assert_eq!(&*k.to_text(), text, "{name}");
+        assert_eq!(hex(&k.0), str(&v, "raw"), "{name}");
+        assert_eq!(u64::from(k.timestamp()), num(&v, "timestamp"), "{name}");
+        check_time(&name, &v, Some(k.timestamp_ms() as i64));
+        assert_eq!(hex(&k.payload()), str(&v, "payload"), "{name}");
+        let payload = unhex::<16>(str(&v, "payload"));
+        assert_eq!(Ksuid::from_parts(k.timestamp(), payload), k, "{name}");
+        check_detect(&name, text, Id::Ksuid(k));
+    }
+    assert_eq!(&*Ksuid::NIL.to_text(), "000000000000000000000000000");
+    assert_eq!(&*Ksuid::MAX.to_text(), "aWgEPTl1tmebfsQzFP4bxwgy80V");
+}
+
+fn layout_of(v: &Value) -> Layout {
+    if let Some(preset) = opt_str(v, "preset") {
+        return Preset::from_name(preset).unwrap().layout();
+    }
+    let l = &v["layout"];
+    let order = match str(l, "order") {
+        "worker_then_sequence" => FieldOrder::WorkerThenSequence,
+        "sequence_then_worker" => FieldOrder::SequenceThenWorker,
+        other => panic!("unknown order {other}"),
+    };
+    let bits = |k| num(l, k) as u8;
+    Layout::new(
+        bits("time_bits"),
+        bits("worker_bits"),
+        bits("sequence_bits"),
+        num(l, "unit_ms") as u32,
+        num(l, "epoch_ms"),
+    )
+    .unwrap()
+    .with_order(order)
+}
+
+#[test]
+fn snowflake_vectors() {
+    for (name, v) in load("snowflake.json") {
+        let layout = layout_of(&v);
+        let text = str(&v, "id");
+        let id = snowflake::parse_decimal(text).unwrap();
+        assert_eq!(id.to_string(), text, "{name}");
+        let p = layout.decode(id).unwrap();
+        let f = &v["fields"];
+        let field = |k| dec(f, k) as u64;
+        assert_eq!(p.tick, field("tick"), "{name}: tick");
+        assert_eq!(p.worker_id, field("worker_id"), "{name}: worker");
+        assert_eq!(p.sequence, field("sequence"), "{name}: sequence");
+        check_time(&name, &v, Some(p.timestamp_ms as i64));
+        let mut parts: Vec<_> = p
+            .worker_parts
+            .map(|(hi, hv, lo, lv)| vec![(format!("{hi}_part"), hv), (format!("{lo}_part"), lv)])
+            .unwrap_or_default();
+        parts.sort();
+        // serde_json's map is ordered by key, like the sorted `parts`.
+        let want_parts: Vec<_> = f
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|k| k.ends_with("_part"))
+            .map(|k| (k.clone(), field(k)))
+            .collect();
+        assert_eq!(parts, want_parts, "{name}: worker parts");
+        assert_eq!(
+            layout.compose(p.tick, p.worker_id, p.sequence),
+            id,
+            "{name}"
+        );
+        check_detect(&name, text, Id::Snowflake(id));
+    }
+}
+
+#[test]
+fn objectid_vectors() {
+    for (name, v) in load("objectid.json") {
+        let text = str(&v, "text");
+        let o = ObjectId::parse(text).unwrap();
+        assert_eq!(ObjectId::parse(&text.to_uppercase()), Ok(o), "{name}");
+        assert_eq!(&*o.to_text(), text, "{name}");
+        assert_eq!(u64::from(o.timestamp()), num(&v, "timestamp"), "{name}");
+        check_time(&name, &v, Some(o.timestamp_ms() as i64));
+        assert_eq!(hex(&o.0[4..9]), str(&v, "random"), "{name}");
+        assert_eq!(u64::from(o.counter()), num(&v, "counter"), "{name}");
+        let random = unhex::<5>(str(&v, "random"));
+        assert_eq!(
+            ObjectId::from_parts(o.timestamp(), random, o.counter()),
+            o,
+            "{name}"
+        );
+        check_detect(&name, text, Id::ObjectId(o));
+    }
+}
+
+#[test]
+fn human_vectors() {
+    assert_eq!(base32::digits_for_bits(64), 13);
+    assert_eq!(base32::digits_for_bits(128), 26);
+    for (name, v) in load("human.json") {
+        let id_text = str(&v, "id");
+        let (id, value) = match str(&v, "kind") {
+            "ulid" => {
+                let u = Ulid::parse(id_text).unwrap();
+                (Id::Ulid(u), u.0)
+            }
+            "snowflake" => {
+                let s = snowflake::parse_decimal(id_text).unwrap();
+                (Id::Snowflake(s), u128::from(s))
+            }
+            other => panic!("{name}: unknown kind {other}"),
+        };
+        let digits = num(&v, "digits") as usize;
+        assert_eq!(
+            &*base32::to_human(value, digits, None),
+            str(&v, "human"),
+            "{name}"
+        );
+        for short in v["short"].as_array().unwrap() {
+            let groups = num(short, "groups") as usize;
+            assert_eq!(
+                &*base32::to_human(value, digits, Some(groups)),
+                str(short, "text"),
+                "{name}: {groups} groups"
+            );
+        }
+        for input in strings(&v, "inputs") {
+            assert_eq!(
+                base32::from_human(input).map(|(v, _)| v),
+                Ok(value),
+                "{name}: {input}"
+            );
+            assert_eq!(
+                Id::parse(input, Some(Kind::Human)),
+                Ok(id),
+                "{name}: {input}"
+            );
+        }
+    }
+}
+
+fn kind_of(v: &Value) -> Option<Kind> {
+    opt_str(v, "kind").map(|k| Kind::from_name(k).unwrap_or_else(|| panic!("kind {k}")))
+}
+
+/// The vector's name for an error, and the position of a character error.
+fn error_kind(e: &ParseError) -> (&'static str, Option<usize>) {
+    match e {
+        ParseError::Length { .. } => ("length", None),
+        ParseError::Character { position, .. } => ("character", Some(*position)),
+        ParseError::Overflow { .. } => ("overflow", None),
+        ParseError::Prefix { .. } => ("prefix", None),
+        ParseError::Uuid(_) => ("uuid", None),
+        ParseError::UnknownKind { .. } => ("unknown_kind", None),
+    }
+}
+
+#[test]
+fn invalid_vectors() {
+    for (name, v) in load("invalid.json") {
+        let input = str(&v, "input");
+        let kind = kind_of(&v);
+        let err = match Id::parse(input, kind) {
+            Ok(id) => panic!("{name}: {input:?} parsed as {id:?}"),
+            Err(e) => e,
+        };
+        let want = (str(&v, "error"), v["position"].as_u64().map(|p| p as usize));
+        assert_eq!(error_kind(&err), want, "{name}: {input:?} gave {err}");
+        // The message is a sentence, never empty.
+        assert!(err.to_string().len() > 10, "{name}");
+    }
+}
+
+#[test]
+fn typeid_conformance_valid() {
+    for (name, v) in load("typeid/valid.json") {
+        let text = str(&v, "typeid");
+        let uuid = Uuid::parse(str(&v, "uuid")).unwrap();
+        let t = TypeId::parse(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(t.prefix(), str(&v, "prefix"), "{name}");
+        assert_eq!(t.uuid(), uuid, "{name}");
+        let made = TypeId::new(str(&v, "prefix"), uuid).unwrap();
+        assert_eq!(made, t, "{name}");
+        assert_eq!(&*made.to_text(), text, "{name}: encode");
+        assert_eq!(
+            Id::parse(text, Some(Kind::TypeId)),
+            Ok(Id::TypeId(t)),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn typeid_conformance_invalid() {
+    for (name, v) in load("typeid/invalid.json") {
+        let text = str(&v, "typeid");
+        assert!(
+            TypeId::parse(text).is_err(),
+            "{name}: {text:?} accepted ({})",
+            str(&v, "description")
+        );
+        assert!(Id::parse(text, Some(Kind::TypeId)).is_err(), "{name}");
+    }
+}
