@@ -54,3 +54,9 @@ export function stringify(value: any, options: StringifyOptions): string;
  * `JSON.parse(body, reviver(['id', 'guild_id']))`.
  */
 export function reviver(fields: string | Iterable<string>): (this: any, key: string, value: any) => any;
+
+/**
+ * The offset of the first JSON syntax error in `text`, or -1 if it is valid
+ * JSON (RFC 8259). `parse` uses it to say where malformed text breaks.
+ */
+export function syntaxErrorOffset(text: string): number;

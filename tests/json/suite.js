@@ -89,6 +89,17 @@ function throwsSyntax(fn, what) {
   fail(`${what}: did not throw`);
 }
 
+/**
+ * A parse error keeps JSON.parse's message and says where: JSON.parse's own
+ * "at position N", or the position, line and column that parse() adds.
+ */
+function checkLocated(json, text, e, nativeError, what) {
+  if (!e.message.startsWith(nativeError.message)) fail(`${what}: message ${show(e.message)} vs JSON.parse's ${show(nativeError.message)}`);
+  const at = json.syntaxErrorOffset(text);
+  if (at < 0 || at > text.length) fail(`${what}: syntaxErrorOffset ${at} for invalid text`);
+  if (!/at position \d+/.test(e.message)) fail(`${what}: message ${show(e.message)} does not say where`);
+}
+
 // ---- conformance (JSONTestSuite) --------------------------------------------
 
 /**
@@ -113,11 +124,12 @@ export function checkConformanceCase(json, c) {
   if (kind === 'n' && !nativeError) fail(`${c.name}: JSON.parse itself accepts it`);
   if (nativeError) {
     const e = throwsSyntax(() => json.parse(text), c.name);
-    if (e.message !== nativeError.message) fail(`${c.name}: message ${show(e.message)} vs JSON.parse's ${show(nativeError.message)}`);
+    checkLocated(json, text, e, nativeError, c.name);
     throwsSyntax(() => json.parse(text, (k, v) => v), `${c.name} (with reviver)`);
     throwsSyntax(() => json.parse(text, null, { bigint: 'string' }), `${c.name} (string mode)`);
     return 'rejected';
   }
+  if (json.syntaxErrorOffset(text) !== -1) fail(`${c.name}: syntaxErrorOffset rejects text JSON.parse accepts`);
   const checks = [
     ['bigint', () => json.parse(text)],
     ['string', () => json.parse(text, null, { bigint: 'string' })],
@@ -230,7 +242,7 @@ export const unitChecks = [
         }
         if (nativeMsg === null) fail(`JSON.parse accepts ${show(t)}`);
         const e = throwsSyntax(() => json.parse(t), show(t));
-        if (e.message !== nativeMsg) fail(`${show(t)}: ${show(e.message)} vs ${show(nativeMsg)}`);
+        checkLocated(json, t, e, { message: nativeMsg }, show(t));
         throwsSyntax(() => json.parse(t, (k, v) => v), `${show(t)} with reviver`);
       }
     },
