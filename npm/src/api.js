@@ -145,8 +145,8 @@ export function createApi(backend, host = {}) {
   /** Checks Snowflake options into a backend spec and its TestClock handle. */
   function toSpec(options, what = 'Snowflake options') {
     const o = checkOptions(what, options, SNOWFLAKE_OPTIONS);
-    let layout = null;
-    let epoch = o.epoch === undefined ? null : msOption('epoch', o.epoch, 'ERR_INVALID_LAYOUT');
+    let layout;
+    let epoch = o.epoch === undefined ? undefined : msOption('epoch', o.epoch, 'ERR_INVALID_LAYOUT');
     if (o.layout !== undefined) {
       const l = checkOptions('layout', o.layout, LAYOUT_OPTIONS);
       const bits = (k) => {
@@ -160,10 +160,10 @@ export function createApi(backend, host = {}) {
         unitMs: uintOption('layout.unitMs', l.unitMs, 1, 'ERR_INVALID_LAYOUT', 0xffffffff),
         order: l.order === undefined ? ORDERS[0] : oneOf('layout.order', l.order, ORDERS, 'ERR_INVALID_LAYOUT'),
       };
-      if (epoch === null) epoch = l.epoch === undefined ? 0 : msOption('layout.epoch', l.epoch, 'ERR_INVALID_LAYOUT');
+      if (epoch === undefined) epoch = l.epoch === undefined ? 0 : msOption('layout.epoch', l.epoch, 'ERR_INVALID_LAYOUT');
     }
     let clock = 'monotonic';
-    let clockHandle = null;
+    let clockHandle;
     if (o.clock instanceof TestClock) {
       clock = 'test';
       clockHandle = o.clock[TEST_CLOCK];
@@ -337,9 +337,10 @@ export function createApi(backend, host = {}) {
     return def;
   }
 
-  /** Configures the process-wide default generator (every worker thread shares it). */
+  /** Configures the process-wide default generator (every worker thread shares it); unset options fall back to the host's defaults. */
   function configure(options) {
-    const { spec, clockHandle } = toSpec(options, 'configure() options');
+    const given = checkOptions('configure() options', options, SNOWFLAKE_OPTIONS);
+    const { spec, clockHandle } = toSpec({ ...host.defaultOptions?.(), ...given }, 'configure() options');
     call(() => backend.defaultConfigure(spec, clockHandle));
     def = new IdSource(backend.defaultHandle());
   }
@@ -494,7 +495,7 @@ export function createApi(backend, host = {}) {
     const o = checkOptions('toHuman() options', options, ['groups']);
     if (typeof id !== 'bigint' && typeof id !== 'string') throw idTypeError(id);
     const groups = o.groups === undefined ? null : uintOption('groups', o.groups, null, 'ERR_INVALID_ARG_VALUE', 7);
-    return call(() => backend.toHuman(id, groups));
+    return call(() => backend.toHuman(String(id), groups));
   }
 
   function fromHuman(text) {

@@ -3,7 +3,8 @@
 // api.js validates argument types and option names before calling in, so a
 // backend may assume well-typed arguments; it throws Errors whose `code` is the
 // core's Error::code() (or ERR_INVALID_OPTION for an unknown preset/clock
-// name) and whose message is the core's Display text. Anything else it throws
+// name) and whose message is the core's Display text. Absent optional values
+// are `undefined`, never `null` (napi-rs reads null as a value). Anything else it throws
 // (a caught panic) becomes a SnowmintError with code ERR_INTERNAL.
 
 /** A validated Snowflake layout, as the core describes it. */
@@ -24,15 +25,15 @@ export interface SnowflakeSpec {
   workerId: number;
   /** A preset name (`backend.presets`); ignored when `layout` is given. */
   preset: string;
-  layout: {
+  layout?: {
     timeBits: number;
     workerBits: number;
     sequenceBits: number;
     unitMs: number;
     order: 'worker-sequence' | 'sequence-worker';
-  } | null;
-  /** Unix ms; null keeps the preset's epoch (a custom layout then needs one). */
-  epoch: number | null;
+  };
+  /** Unix ms; absent keeps the preset's epoch (a custom layout then starts at 0). */
+  epoch?: number;
   clock: 'monotonic' | 'system' | 'test';
   onBackwards: 'wait' | 'keep' | 'fail';
   maxBackwardsMs: number;
@@ -106,7 +107,7 @@ export interface Backend {
   presets(): string[];
   /** Validates and describes a layout (a preset name or a spec's layout). */
   layoutOf(spec: SnowflakeSpec): LayoutInfo;
-  snowflakeNew(spec: SnowflakeSpec, clock: TestClockHandle | null): SnowflakeHandle;
+  snowflakeNew(spec: SnowflakeSpec, clock: TestClockHandle | undefined): SnowflakeHandle;
 
   /**
    * The process-wide default generator (one per process, shared by every
@@ -115,8 +116,8 @@ export interface Backend {
    * after the previous one's last tick. `defaultHandle` is null until one of
    * them ran; it stays valid across later configure() calls.
    */
-  defaultInit(spec: SnowflakeSpec, clock: TestClockHandle | null): boolean;
-  defaultConfigure(spec: SnowflakeSpec, clock: TestClockHandle | null): void;
+  defaultInit(spec: SnowflakeSpec, clock: TestClockHandle | undefined): boolean;
+  defaultConfigure(spec: SnowflakeSpec, clock: TestClockHandle | undefined): void;
   defaultHandle(): SnowflakeHandle | null;
 
   testClockNew(ms: number): TestClockHandle;
@@ -134,8 +135,8 @@ export interface Backend {
   decodeText(text: string, kind: IdKind | 'human' | null): RawDecoded;
   ulidToUuid(text: string): string;
   uuidToUlid(text: string): string;
-  /** Human form of a Snowflake (bigint) or a 128-bit ID's text; `groups` keeps the last groups. */
-  toHuman(id: bigint | string, groups: number | null): string;
+  /** Human form of an ID's text (a decimal Snowflake or a 128-bit ID); `groups` keeps the last groups. */
+  toHuman(text: string, groups: number | null): string;
   /** Reads the human form back: a Snowflake as bigint, else a ULID text. */
   fromHuman(text: string): bigint | string;
 }

@@ -1,0 +1,579 @@
+//! Node.js binding of snowmint (napi-rs): the backend that `npm/src/api.js`
+//! builds the public API from (interface: `npm/src/backend.d.ts`). It only
+//! converts: arguments in, one core call, results out. It also holds the
+//! process-wide default Snowflake generator, a static, so every
+//! `worker_thread` of the process mints from the same one.
+//!
+//! Errors carry the core's `Error::code()` as the JS `code` and its Display
+//! text as the message; a panic is caught and thrown as an ordinary Error.
+
+use std::sync::{Arc, RwLock};
+use std::time::Instant;
+
+use napi::Either;
+use napi::bindgen_prelude::{BigInt, BigUint64ArraySlice, Float64ArraySlice};
+use napi_derive::napi;
+use snowmint::clock::{Clock, ManualClock, MonotonicClock, SystemClock};
+use snowmint::snowflake::{AtomicSnowflake, FieldOrder, Layout, OnBackwards, OnExhausted, Preset};
+use snowmint::{Error as CoreError, Id, Kind};
+
+/// A JS error whose `code` is a stable snowmint code.
+type Result<T> = napi::Result<T, &'static str>;
+
+fn core_err(e: impl Into<CoreError>) -> napi::Error<&'static str> {
+    let e = e.into();
+    napi::Error::new(e.code(), e.to_string())
+}
+
+fn option_err(what: &str, value: &str) -> napi::Error<&'static str> {
+    napi::Error::new("ERR_INVALID_OPTION", format!("unknown {what} '{value}'"))
+}
+
+/// The clocks a generator can read; `Test` is shared with the JS TestClock.
+enum AnyClock {
+    Monotonic,
+    System,
+    Test(Arc<ManualClock>),
+}
+
+impl Clock for AnyClock {
+    fn now_ms(&self) -> u64 {
+        match self {
+            AnyClock::Monotonic => MonotonicClock.now_ms(),
+            AnyClock::System => SystemClock.now_ms(),
+            AnyClock::Test(c) => c.now_ms(),
+        }
+    }
+    fn relax(&self) {
+        match self {
+            AnyClock::Monotonic => MonotonicClock.relax(),
+            AnyClock::System => SystemClock.relax(),
+            AnyClock::Test(c) => c.relax(),
+        }
+    }
+}
+
+type Generator = AtomicSnowflake<AnyClock>;
+
+/// Milliseconds from `start` to a moment at which `clock` still read a time
+/// that `fresh` accepts (the minted tick or earlier), or 0 if it has moved
+/// on. JavaScript adds this to its own reading taken before the call (same
+/// monotonic clock), which bounds how long it may hand the IDs out.
+fn fresh_ms(start: Instant, clock: &impl Clock, fresh: impl Fn(u64) -> bool) -> f64 {
+    let spent = start.elapsed().as_secs_f64() * 1e3;
+    if fresh(clock.now_ms()) { spent } else { 0.0 }
+}
+
+#[napi(object, object_to_js = false)]
+pub struct LayoutSpec {
+    pub time_bits: u32,
+    pub worker_bits: u32,
+    pub sequence_bits: u32,
+    pub unit_ms: u32,
+    pub order: String,
+}
+
+#[napi(object, object_to_js = false)]
+pub struct SnowflakeSpec {
+    pub worker_id: f64,
+    pub preset: String,
+    pub layout: Option<LayoutSpec>,
+    pub epoch: Option<f64>,
+    pub clock: String,
+    pub on_backwards: String,
+    pub max_backwards_ms: f64,
+    pub on_exhausted: String,
+    pub max_borrow_ticks: u32,
+}
+
+#[napi(object, object_from_js = false)]
+pub struct WorkerSplit {
+    pub high: String,
+    pub low: String,
+    pub low_bits: u32,
+}
+
+#[napi(object, object_from_js = false)]
+pub struct LayoutInfo {
+    pub time_bits: u32,
+    pub worker_bits: u32,
+    pub sequence_bits: u32,
+    pub unit_ms: u32,
+    pub epoch: f64,
+    pub order: String,
+    pub split: Option<WorkerSplit>,
+}
+
+fn layout_of_spec(spec: &SnowflakeSpec) -> Result<Layout> {
+    let layout = match &spec.layout {
+        Some(l) => {
+            let order = match l.order.as_str() {
+                "worker-sequence" => FieldOrder::WorkerThenSequence,
+                "sequence-worker" => FieldOrder::SequenceThenWorker,
+                other => return Err(option_err("layout order", other)),
+            };
+            // api.js bounds every width to 0..=63, so `as u8` keeps the value.
+            Layout::new(
+                l.time_bits as u8,
+                l.worker_bits as u8,
+                l.sequence_bits as u8,
+                l.unit_ms,
+                spec.epoch.unwrap_or(0.0) as u64,
+            )
+            .map_err(core_err)?
+            .with_order(order)
+        }
+        None => Preset::from_name(&spec.preset)
+            .ok_or_else(|| option_err("preset", &spec.preset))?
+            .layout(),
+    };
+    Ok(match spec.epoch {
+        Some(ms) => layout.with_epoch(ms as u64),
+        None => layout,
+    })
+}
+
+fn layout_info(l: &Layout) -> LayoutInfo {
+    LayoutInfo {
+        time_bits: l.time_bits().into(),
+        worker_bits: l.worker_bits().into(),
+        sequence_bits: l.sequence_bits().into(),
+        unit_ms: l.unit_ms(),
+        epoch: l.epoch_ms() as f64,
+        order: match l.order() {
+            FieldOrder::WorkerThenSequence => "worker-sequence",
+            FieldOrder::SequenceThenWorker => "sequence-worker",
+        }
+        .into(),
+        split: l.split().map(|s| WorkerSplit {
+            high: s.high.into(),
+            low: s.low.into(),
+            low_bits: s.low_bits.into(),
+        }),
+    }
+}
+
+fn build(spec: &SnowflakeSpec, clock: Option<&TestClock>) -> Result<Generator> {
+    let layout = layout_of_spec(spec)?;
+    let clock = match (spec.clock.as_str(), clock) {
+        ("monotonic", _) => AnyClock::Monotonic,
+        ("system", _) => AnyClock::System,
+        ("test", Some(c)) => AnyClock::Test(c.inner.clone()),
+        (other, _) => return Err(option_err("clock", other)),
+    };
+    let on_backwards = match spec.on_backwards.as_str() {
+        "wait" => OnBackwards::Wait {
+            max_ms: spec.max_backwards_ms as u64,
+        },
+        "keep" => OnBackwards::KeepLastTick,
+        "fail" => OnBackwards::Fail,
+        other => return Err(option_err("onBackwards policy", other)),
+    };
+    let on_exhausted = match spec.on_exhausted.as_str() {
+        "wait" => OnExhausted::Wait,
+        "borrow" => OnExhausted::BorrowAhead {
+            max_ticks: spec.max_borrow_ticks,
+        },
+        other => return Err(option_err("onExhausted policy", other)),
+    };
+    Ok(AtomicSnowflake::new(layout, spec.worker_id as u64, clock)
+        .map_err(core_err)?
+        .on_backwards(on_backwards)
+        .on_exhausted(on_exhausted))
+}
+
+/// The process-wide default generator: one per process, not per JS thread.
+static DEFAULT: RwLock<Option<Generator>> = RwLock::new(None);
+
+/// A Snowflake generator of its own, or (`None`) the process-wide default.
+#[napi]
+pub struct SnowflakeHandle {
+    own: Option<Arc<Generator>>,
+}
+
+impl SnowflakeHandle {
+    /// Runs `f` on the generator; for the default, under the read lock so
+    /// that configure() sees every claim of the generator it replaces.
+    fn with<T>(&self, f: impl FnOnce(&Generator) -> Result<T>) -> Result<T> {
+        match &self.own {
+            Some(g) => f(g),
+            None => match DEFAULT.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                Some(g) => f(g),
+                None => Err(napi::Error::new(
+                    "ERR_INTERNAL",
+                    "the default generator is not initialized".to_string(),
+                )),
+            },
+        }
+    }
+}
+
+#[napi]
+impl SnowflakeHandle {
+    /// One claim (at most one tick) into `out`; see backend.d.ts.
+    #[napi(catch_unwind)]
+    pub fn fill(
+        &self,
+        mut out: BigUint64ArraySlice<'_>,
+        max: u32,
+        mut timing: Float64ArraySlice<'_>,
+    ) -> Result<u32> {
+        let start = Instant::now();
+        // SAFETY: the JS thread is blocked in this call; api.js does not share these arrays.
+        let (out, timing) = unsafe { (out.as_mut(), timing.as_mut()) };
+        self.with(|g| {
+            let claim = g
+                .claim((max as u64).min(out.len() as u64))
+                .map_err(core_err)?;
+            for (slot, id) in out.iter_mut().zip(claim.ids()) {
+                *slot = id;
+            }
+            let layout = g.layout();
+            let tick = layout.decode(claim.first).map_err(core_err)?.tick;
+            if let Some(t) = timing.first_mut() {
+                *t = fresh_ms(start, g.clock(), |now| {
+                    layout.tick_of(now).is_ok_and(|n| n <= tick)
+                });
+            }
+            Ok(claim.count as u32)
+        })
+    }
+
+    /// Fills all of `out`, over as many ticks as needed.
+    #[napi(catch_unwind)]
+    pub fn fill_all(&self, mut out: BigUint64ArraySlice<'_>) -> Result<()> {
+        // SAFETY: as in `fill`.
+        let out = unsafe { out.as_mut() };
+        self.with(|g| g.next_batch(out).map_err(core_err))
+    }
+
+    #[napi(catch_unwind)]
+    pub fn layout(&self) -> Result<LayoutInfo> {
+        self.with(|g| Ok(layout_info(g.layout())))
+    }
+
+    #[napi(catch_unwind)]
+    pub fn worker_id(&self) -> Result<f64> {
+        self.with(|g| Ok(g.worker_id() as f64))
+    }
+
+    #[napi(catch_unwind)]
+    pub fn clock_kind(&self) -> Result<&'static str> {
+        self.with(|g| {
+            Ok(match g.clock() {
+                AnyClock::Monotonic => "monotonic",
+                AnyClock::System => "system",
+                AnyClock::Test(_) => "test",
+            })
+        })
+    }
+
+    #[napi(catch_unwind)]
+    pub fn high_water_ms(&self) -> Result<Option<f64>> {
+        self.with(|g| Ok(g.high_water_ms().map(|ms| ms as f64)))
+    }
+}
+
+/// The core's ManualClock, shared with the generators that read it.
+#[napi]
+pub struct TestClock {
+    inner: Arc<ManualClock>,
+}
+
+#[napi]
+impl TestClock {
+    #[napi]
+    pub fn now(&self) -> f64 {
+        self.inner.now_ms() as f64
+    }
+    #[napi]
+    pub fn set(&self, ms: f64) {
+        self.inner.set(ms as u64);
+    }
+    #[napi]
+    pub fn advance(&self, ms: f64) {
+        self.inner.advance(ms as u64);
+    }
+    #[napi]
+    pub fn step_back(&self, ms: f64) {
+        self.inner.step_back(ms as u64);
+    }
+}
+
+#[napi]
+pub fn test_clock_new(ms: f64) -> TestClock {
+    TestClock {
+        inner: Arc::new(ManualClock::new(ms as u64)),
+    }
+}
+
+#[napi]
+pub fn presets() -> Vec<&'static str> {
+    Preset::ALL.iter().map(|p| p.name()).collect()
+}
+
+#[napi(catch_unwind)]
+pub fn layout_of(spec: SnowflakeSpec) -> Result<LayoutInfo> {
+    Ok(layout_info(&layout_of_spec(&spec)?))
+}
+
+#[napi(catch_unwind)]
+pub fn snowflake_new(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Result<SnowflakeHandle> {
+    Ok(SnowflakeHandle {
+        own: Some(Arc::new(build(&spec, clock)?)),
+    })
+}
+
+/// Installs the default generator unless one is installed; true if this call did.
+#[napi(catch_unwind)]
+pub fn default_init(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Result<bool> {
+    let mut slot = DEFAULT.write().unwrap_or_else(|e| e.into_inner());
+    if slot.is_some() {
+        return Ok(false);
+    }
+    *slot = Some(build(&spec, clock)?);
+    Ok(true)
+}
+
+/// Replaces the default generator; the new one mints after the old one's last tick.
+#[napi(catch_unwind)]
+pub fn default_configure(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Result<()> {
+    let next = build(&spec, clock)?;
+    let mut slot = DEFAULT.write().unwrap_or_else(|e| e.into_inner());
+    let next = match slot.as_ref().and_then(Generator::high_water_ms) {
+        Some(ms) => next.resume_after(ms),
+        None => next,
+    };
+    *slot = Some(next);
+    Ok(())
+}
+
+#[napi]
+pub fn default_handle() -> Option<SnowflakeHandle> {
+    let installed = DEFAULT.read().unwrap_or_else(|e| e.into_inner()).is_some();
+    installed.then_some(SnowflakeHandle { own: None })
+}
+
+/// The text kinds `mint_text` knows.
+#[derive(Clone, Copy)]
+enum TextKind {
+    Ulid,
+    UuidV7,
+    UuidV4,
+    UuidV1,
+    UuidV6,
+    Ksuid,
+    ObjectId,
+}
+
+impl TextKind {
+    fn from_name(name: &str) -> Option<(TextKind, usize)> {
+        Some(match name {
+            "ulid" => (TextKind::Ulid, 26),
+            "uuidv7" => (TextKind::UuidV7, 36),
+            "uuidv4" => (TextKind::UuidV4, 36),
+            "uuidv1" => (TextKind::UuidV1, 36),
+            "uuidv6" => (TextKind::UuidV6, 36),
+            "ksuid" => (TextKind::Ksuid, 27),
+            "objectid" => (TextKind::ObjectId, 24),
+            _ => return None,
+        })
+    }
+
+    /// Appends one new ID's text; returns the Unix ms it carries, for kinds
+    /// whose batches api.js times (ULID, v7).
+    fn mint_into(self, out: &mut String) -> std::result::Result<Option<u64>, CoreError> {
+        Ok(match self {
+            TextKind::Ulid => {
+                let id = snowmint::new_ulid()?;
+                out.push_str(&id.to_text());
+                Some(id.timestamp_ms())
+            }
+            TextKind::UuidV7 => {
+                let id = snowmint::new_uuid_v7()?;
+                out.push_str(&id.to_text());
+                Some((id.0 >> 80) as u64)
+            }
+            TextKind::UuidV4 => {
+                out.push_str(&snowmint::new_uuid_v4().to_text());
+                None
+            }
+            TextKind::UuidV1 => {
+                out.push_str(&snowmint::new_uuid_v1()?.to_text());
+                None
+            }
+            TextKind::UuidV6 => {
+                out.push_str(&snowmint::new_uuid_v6()?.to_text());
+                None
+            }
+            TextKind::Ksuid => {
+                out.push_str(&snowmint::new_ksuid()?.to_text());
+                None
+            }
+            TextKind::ObjectId => {
+                out.push_str(&snowmint::new_object_id()?.to_text());
+                None
+            }
+        })
+    }
+}
+
+/// `count` new IDs' texts concatenated (each kind has a fixed width).
+#[napi(catch_unwind)]
+pub fn mint_text(kind: String, count: u32, mut timing: Float64ArraySlice<'_>) -> Result<String> {
+    let start = Instant::now();
+    // SAFETY: as in `SnowflakeHandle::fill`.
+    let timing = unsafe { timing.as_mut() };
+    let (kind, width) = TextKind::from_name(&kind).ok_or_else(|| option_err("kind", &kind))?;
+    let mut out = String::with_capacity(width * count as usize);
+    let mut first_ms = None;
+    for i in 0..count {
+        let ms = kind.mint_into(&mut out).map_err(core_err)?;
+        if i == 0 {
+            first_ms = ms;
+        }
+    }
+    if let Some(t) = timing.first_mut() {
+        *t = first_ms.map_or(0.0, |ms| fresh_ms(start, &MonotonicClock, |now| now <= ms));
+    }
+    Ok(out)
+}
+
+#[napi(catch_unwind)]
+pub fn typeid(prefix: String) -> Result<String> {
+    Ok(snowmint::new_typeid(&prefix)
+        .map_err(core_err)?
+        .to_text()
+        .to_string())
+}
+
+/// A parsed ID's fields (see `RawDecoded` in backend.d.ts).
+#[napi(object, object_from_js = false)]
+#[derive(Default)]
+pub struct RawDecoded {
+    pub kind: String,
+    pub value: Option<BigInt>,
+    pub timestamp: Option<f64>,
+    pub hex: Option<String>,
+    pub uuid: Option<String>,
+    pub version: Option<u32>,
+    pub variant: Option<String>,
+    pub clock_seq: Option<u32>,
+    pub node: Option<String>,
+    pub counter: Option<u32>,
+    pub prefix: Option<String>,
+}
+
+fn variant_name(u: snowmint::uuid::Uuid) -> &'static str {
+    match uuid::Uuid::from_u128(u.0).get_variant() {
+        uuid::Variant::NCS => "ncs",
+        uuid::Variant::RFC4122 => "rfc9562",
+        uuid::Variant::Microsoft => "microsoft",
+        _ => "future",
+    }
+}
+
+fn parse(text: &str, kind: Option<Kind>) -> Result<Id> {
+    Id::parse(text, kind).map_err(core_err)
+}
+
+fn kind_arg(kind: Option<String>) -> Result<Option<Kind>> {
+    kind.map(|k| Kind::from_name(&k).ok_or_else(|| option_err("kind", &k)))
+        .transpose()
+}
+
+#[napi(catch_unwind)]
+pub fn decode_text(text: String, kind: Option<String>) -> Result<RawDecoded> {
+    let id = parse(&text, kind_arg(kind)?)?;
+    let kind = id.kind().name().to_string();
+    Ok(match id {
+        Id::Snowflake(v) => RawDecoded {
+            kind,
+            value: Some(BigInt::from(v)),
+            ..Default::default()
+        },
+        Id::Ulid(u) => RawDecoded {
+            kind,
+            timestamp: Some(u.timestamp_ms() as f64),
+            hex: Some(format!("{:020x}", u.random())),
+            uuid: Some(u.to_uuid().to_text().to_string()),
+            ..Default::default()
+        },
+        Id::Uuid(u) => RawDecoded {
+            kind,
+            timestamp: u.timestamp_ms().map(|ms| ms as f64),
+            uuid: Some(u.to_text().to_string()),
+            version: Some(u.version().into()),
+            variant: Some(variant_name(u).into()),
+            clock_seq: u.clock_seq().map(u32::from),
+            node: u.node().map(|n| format!("{n:012x}")),
+            ..Default::default()
+        },
+        Id::Ksuid(k) => RawDecoded {
+            kind,
+            timestamp: Some(k.timestamp_ms() as f64),
+            hex: Some(format!("{:032x}", u128::from_be_bytes(k.payload()))),
+            ..Default::default()
+        },
+        Id::ObjectId(o) => RawDecoded {
+            kind,
+            timestamp: Some(o.timestamp_ms() as f64),
+            counter: Some(o.counter()),
+            ..Default::default()
+        },
+        Id::TypeId(t) => RawDecoded {
+            kind,
+            timestamp: t.uuid().timestamp_ms().map(|ms| ms as f64),
+            uuid: Some(t.uuid().to_text().to_string()),
+            prefix: Some(t.prefix().to_string()),
+            ..Default::default()
+        },
+    })
+}
+
+#[napi(catch_unwind)]
+pub fn ulid_to_uuid(text: String) -> Result<String> {
+    let u = snowmint::ulid::Ulid::parse(&text).map_err(core_err)?;
+    Ok(u.to_uuid().to_text().to_string())
+}
+
+#[napi(catch_unwind)]
+pub fn uuid_to_ulid(text: String) -> Result<String> {
+    let u = snowmint::uuid::Uuid::parse(&text).map_err(core_err)?;
+    Ok(snowmint::ulid::Ulid::from_uuid(u).to_text().to_string())
+}
+
+#[napi(catch_unwind)]
+pub fn to_human(text: String, groups: Option<u32>) -> Result<String> {
+    let (value, digits) = match parse(&text, None)? {
+        Id::Snowflake(v) => (v.into(), 13),
+        Id::Ulid(u) => (u.0, 26),
+        Id::Uuid(u) => (u.0, 26),
+        Id::TypeId(t) => (t.uuid().0, 26),
+        other => {
+            return Err(napi::Error::new(
+                "ERR_INVALID_ARG_VALUE",
+                format!(
+                    "the human form is defined for Snowflakes and 128-bit IDs (ULID, UUID, TypeID), not for a {}",
+                    other.kind()
+                ),
+            ));
+        }
+    };
+    let groups = groups.map(|g| g as usize);
+    Ok(snowmint::base32::to_human(value, digits, groups).to_string())
+}
+
+#[napi(catch_unwind)]
+pub fn from_human(text: String) -> Result<Either<BigInt, String>> {
+    Ok(match parse(&text, Some(Kind::Human))? {
+        Id::Snowflake(v) => Either::A(BigInt::from(v)),
+        Id::Ulid(u) => Either::B(u.to_text().to_string()),
+        other => {
+            return Err(napi::Error::new(
+                "ERR_INTERNAL",
+                format!("the human form read back as a {}", other.kind()),
+            ));
+        }
+    })
+}
