@@ -44,9 +44,13 @@ impl Clock for AnyClock {
             AnyClock::Test(c) => c.now_ms(),
         }
     }
+    /// A monotonic clock only makes a generator wait for the next tick of a
+    /// used-up sequence (under one tick): spin, as yielding the thread on a
+    /// busy machine can miss the tick by milliseconds. A system clock can
+    /// step back by up to `maxBackwardsMs`, so that wait yields.
     fn relax(&self) {
         match self {
-            AnyClock::Monotonic => MonotonicClock.relax(),
+            AnyClock::Monotonic => core::hint::spin_loop(),
             AnyClock::System => SystemClock.relax(),
             AnyClock::Test(c) => c.relax(),
         }

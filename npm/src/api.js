@@ -15,8 +15,6 @@
 
 import { ArgumentError, SnowmintError, fromBackend, makeError } from './errors.js';
 
-export * from './errors.js';
-
 const MIN_RUN = 16;
 /** Largest Snowflake run (one Twitter tick). */
 const MAX_ID_RUN = 4096;

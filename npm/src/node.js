@@ -37,7 +37,7 @@ function defaultOptions() {
 
 const api = createApi({ ...loadAddon(), name: 'native' }, { defaultOptions });
 
-export * from './errors.js';
+export { SnowmintError, InvalidIdError, ConfigError, ClockError, ArgumentError, LeaseError } from './errors.js';
 export const {
   nextId,
   nextIdString,

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// The `snowmint` command: mint IDs of any kind, decode any ID.
+import { parseArgs } from 'node:util';
+import * as snowmint from '../src/node.js';
+
+const KINDS = ['snowflake', 'ulid', 'uuidv7', 'uuidv4', 'uuidv1', 'uuidv6', 'ksuid', 'objectid', 'typeid'];
+const HELP = `snowmint: mint and decode unique, time-ordered IDs
+
+Usage:
+  snowmint [KIND] [-n COUNT] [--json] [--preset NAME] [--worker-id N]
+  snowmint typeid PREFIX [-n COUNT] [--json]
+  snowmint decode ID... [--preset NAME] [--kind KIND] [--json]
+  snowmint human ID...            the human-friendly form (--groups N: last N groups)
+  snowmint from-human TEXT...     the human form back to the ID
+
+Kinds: ${KINDS.join(', ')} (default: snowflake)
+
+Options:
+  -n, --count COUNT   how many IDs to mint (default 1)
+      --json          print JSON (an array of IDs, or decode records)
+      --preset NAME   Snowflake layout: ${snowmint.presets.join(', ')} (default twitter)
+      --worker-id N   Snowflake worker ID (default: SNOWMINT_WORKER_ID, else 0)
+      --kind KIND     decode: read the ID as this kind instead of detecting it
+      --groups N      human: keep only the last N groups
+  -h, --help          this help
+
+Examples:
+  snowmint ulid -n 5
+  snowmint decode 175928847299117063 --preset discord
+  snowmint typeid user --json`;
+
+const MINT = {
+  ulid: snowmint.ulid,
+  uuidv7: snowmint.uuidv7,
+  uuidv4: snowmint.uuidv4,
+  uuidv1: snowmint.uuidv1,
+  uuidv6: snowmint.uuidv6,
+  ksuid: snowmint.ksuid,
+  objectid: snowmint.objectId,
+};
+
+/** JSON with bigints as decimal strings and dates as ISO text. */
+function toJson(value) {
+  return JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
+}
+
+function fail(message) {
+  console.error(`snowmint: ${message}\nRun 'snowmint --help' for usage.`);
+  process.exit(2);
+}
+
+function intOption(name, text) {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) fail(`--${name} must be a non-negative integer, got '${text}'`);
+  return Number(text);
+}
+
+function main(argv) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      count: { type: 'string', short: 'n' },
+      json: { type: 'boolean' },
+      preset: { type: 'string' },
+      'worker-id': { type: 'string' },
+      kind: { type: 'string' },
+      groups: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return console.log(HELP);
+  const [command = 'snowflake', ...args] = positionals;
+  const out = (items) => console.log(values.json ? toJson(items) : items.join('\n'));
+
+  if (command === 'decode') {
+    if (args.length === 0) fail('decode needs at least one ID');
+    const records = args.map((id) => {
+      const options = { preset: values.preset, kind: values.kind };
+      const rec = snowmint.decode(id, JSON.parse(JSON.stringify(options)));
+      if (rec.date) rec.date = rec.date.toISOString();
+      return rec;
+    });
+    if (values.json) return console.log(toJson(records.length === 1 ? records[0] : records));
+    for (const rec of records) {
+      console.log(Object.entries(rec).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`).join('\n'));
+      if (records.length > 1) console.log();
+    }
+    return;
+  }
+  if (command === 'human') return out(args.map((id) => snowmint.toHuman(id, { groups: intOption('groups', values.groups) })));
+  if (command === 'from-human') return out(args.map((t) => String(snowmint.fromHuman(t))));
+
+  if (!KINDS.includes(command)) fail(`unknown command or kind '${command}': expected decode, human, from-human or one of ${KINDS.join(', ')}`);
+  const count = intOption('count', values.count) ?? 1;
+  if (count < 1 || count > 1_000_000) fail(`--count must be from 1 to 1000000, got ${count}`);
+  let mint;
+  if (command === 'snowflake') {
+    const options = { preset: values.preset, workerId: intOption('worker-id', values['worker-id']) };
+    snowmint.configure(JSON.parse(JSON.stringify(options)));
+    mint = () => snowmint.nextIdString();
+  } else if (command === 'typeid') {
+    if (args.length !== 1) fail('typeid needs one PREFIX (lowercase letters and _), e.g. snowmint typeid user');
+    mint = () => snowmint.typeid(args[0]);
+  } else {
+    mint = MINT[command];
+  }
+  out(Array.from({ length: count }, mint));
+}
+
+try {
+  main(process.argv.slice(2));
+} catch (e) {
+  fail(e.code ? `${e.message} [${e.code}]` : e.message);
+}

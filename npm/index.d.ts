@@ -1,0 +1,196 @@
+// Public types of `snowmint` (the same for the Node and browser entries).
+
+export type Preset = 'twitter' | 'discord' | 'instagram' | 'sonyflake';
+
+export interface LayoutOptions {
+  timeBits: number;
+  workerBits: number;
+  sequenceBits: number;
+  /** Length of one tick in ms (default 1). */
+  unitMs?: number;
+  /** Unix ms or a Date (default 0). */
+  epoch?: number | Date;
+  /** Field order after the time (default 'worker-sequence'). */
+  order?: 'worker-sequence' | 'sequence-worker';
+}
+
+/** A manual clock (the core's ManualClock), for injecting clock faults in tests. */
+export class TestClock {
+  /** Starts at `ms` (Unix ms; default: now). */
+  constructor(ms?: number | Date);
+  now(): number;
+  set(ms: number | Date): this;
+  advance(ms: number): this;
+  stepBack(ms: number): this;
+}
+
+export interface SnowflakeOptions {
+  /** 0 to the layout's largest worker ID (1023 for Twitter). Default: SNOWMINT_WORKER_ID, else 0. */
+  workerId?: number;
+  /** Default 'twitter'. */
+  preset?: Preset;
+  /** A custom layout instead of a preset. */
+  layout?: LayoutOptions;
+  /** Overrides the preset's or layout's epoch (Unix ms or a Date). */
+  epoch?: number | Date;
+  /** 'monotonic' (default), the raw 'system' clock, or a TestClock. */
+  clock?: 'monotonic' | 'system' | TestClock;
+  /** When the clock steps back: wait up to maxBackwardsMs (default), keep minting on the last tick, or fail. */
+  onBackwards?: 'wait' | 'keep' | 'fail';
+  /** Default 1000. */
+  maxBackwardsMs?: number;
+  /** When a tick's sequence is used up: wait for the next tick (default) or borrow up to maxBorrowTicks ahead. */
+  onExhausted?: 'wait' | 'borrow';
+  /** Default 16. */
+  maxBorrowTicks?: number;
+}
+
+export interface LayoutInfo {
+  timeBits: number;
+  workerBits: number;
+  sequenceBits: number;
+  unitMs: number;
+  epoch: number;
+  order: 'worker-sequence' | 'sequence-worker';
+  split: { high: string; low: string; lowBits: number } | null;
+}
+
+export interface SnowflakeRecord {
+  kind: 'snowflake';
+  id: bigint;
+  /** Start of the ID's tick, Unix ms. */
+  timestamp: number;
+  date: Date;
+  /** The whole worker field. */
+  workerId: number;
+  sequence: number;
+  preset?: Preset;
+  /** Twitter: { datacenter, worker }; Discord: { worker, process }. */
+  parts?: Record<string, number>;
+}
+
+export interface UlidRecord {
+  kind: 'ulid';
+  timestamp: number;
+  date: Date;
+  /** The 80 random bits, 20 hex digits. */
+  random: string;
+  /** The same 128 bits as a UUID. */
+  uuid: string;
+}
+
+export interface UuidRecord {
+  kind: 'uuid';
+  /** Canonical lowercase hyphenated text. */
+  uuid: string;
+  version: number;
+  variant: 'rfc9562' | 'ncs' | 'microsoft' | 'future';
+  /** v1, v6, v7 only. */
+  timestamp?: number;
+  date?: Date;
+  /** v1, v6 only. */
+  clockSeq?: number;
+  /** v1, v6 only: 12 hex digits. */
+  node?: string;
+}
+
+export interface KsuidRecord {
+  kind: 'ksuid';
+  timestamp: number;
+  date: Date;
+  /** 16 bytes, 32 hex digits. */
+  payload: string;
+}
+
+export interface ObjectIdRecord {
+  kind: 'objectid';
+  timestamp: number;
+  date: Date;
+  counter: number;
+}
+
+export interface TypeIdRecord {
+  kind: 'typeid';
+  prefix: string;
+  uuid: string;
+  timestamp?: number;
+  date?: Date;
+}
+
+export type DecodedId = SnowflakeRecord | UlidRecord | UuidRecord | KsuidRecord | ObjectIdRecord | TypeIdRecord;
+
+export type IdKind = 'snowflake' | 'ulid' | 'uuid' | 'ksuid' | 'objectid' | 'typeid' | 'human';
+
+export interface DecodeOptions {
+  /** Force a kind instead of detecting it from the text. */
+  kind?: IdKind;
+  /** How to read a Snowflake (default: the default generator's layout, else 'twitter'). */
+  preset?: Preset;
+  layout?: LayoutOptions;
+}
+
+/** Next ID of the process-wide default Snowflake generator (shared by every worker thread). */
+export function nextId(): bigint;
+/** The same, as a decimal string. */
+export function nextIdString(): string;
+/** `count` increasing IDs of the default generator. */
+export function nextIds(count: number): BigUint64Array;
+/** Configures the default generator (all worker threads share it). */
+export function configure(options?: SnowflakeOptions): void;
+
+/** A Snowflake generator of its own. */
+export class Snowflake {
+  constructor(options?: SnowflakeOptions);
+  readonly workerId: number;
+  readonly layout: LayoutInfo;
+  next(): bigint;
+  nextString(): string;
+  nextBatch(count: number): BigUint64Array;
+  decode(id: bigint | string): SnowflakeRecord;
+}
+
+/** Monotonic ULID (26 characters). */
+export function ulid(): string;
+/** Monotonic UUIDv7 (RFC 9562 method 1). */
+export function uuidv7(): string;
+export function uuidv4(): string;
+export function uuidv1(): string;
+export function uuidv6(): string;
+export function ksuid(): string;
+export function objectId(): string;
+/** A TypeID with a UUIDv7 suffix, e.g. `user_01h455vb4pex5vsknk084sn02q`. */
+export function typeid(prefix: string): string;
+
+export function decode(id: bigint, options?: DecodeOptions): SnowflakeRecord;
+export function decode(id: bigint | string, options?: DecodeOptions): DecodedId;
+
+export function ulidToUuid(ulid: string): string;
+export function uuidToUlid(uuid: string): string;
+export function isUuid(text: unknown): boolean;
+/** The version nibble of a UUID. */
+export function uuidVersion(uuid: string): number;
+/** The human-friendly form: lowercase Crockford base32 in dash groups of four from the right. */
+export function toHuman(id: bigint | string, options?: { groups?: number }): string;
+/** Reads the human form back: a Snowflake as bigint, a 128-bit ID as ULID text. */
+export function fromHuman(text: string): bigint | string;
+
+/** The preset names, default first. */
+export const presets: readonly Preset[];
+/** 'native' or 'wasm'. */
+export const backendName: string;
+
+/** Every error snowmint throws; `code` is stable. */
+export class SnowmintError extends Error {
+  constructor(code: string, message: string, options?: { cause?: unknown });
+  readonly code: string;
+}
+/** ERR_PARSE */
+export class InvalidIdError extends SnowmintError {}
+/** ERR_WORKER_ID_RANGE, ERR_INVALID_LAYOUT, ERR_EPOCH_IN_FUTURE, ERR_INVALID_OPTION */
+export class ConfigError extends SnowmintError {}
+/** ERR_CLOCK_BACKWARDS, ERR_TIME_OVERFLOW, ERR_TIME_BEFORE_EPOCH */
+export class ClockError extends SnowmintError {}
+/** ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_INVALID_COUNT */
+export class ArgumentError extends SnowmintError {}
+/** ERR_LEASE_LOST, ERR_LEASE_UNAVAILABLE */
+export class LeaseError extends SnowmintError {}
