@@ -17,6 +17,8 @@ use snowmint::clock::{Clock, ManualClock, MonotonicClock, SystemClock};
 use snowmint::snowflake::{AtomicSnowflake, FieldOrder, Layout, OnBackwards, OnExhausted, Preset};
 use snowmint::{Error as CoreError, Id, Kind};
 
+mod lease;
+
 /// A JS error whose `code` is a stable snowmint code.
 type Result<T> = napi::Result<T, &'static str>;
 
@@ -88,6 +90,9 @@ pub struct SnowflakeSpec {
     pub max_backwards_ms: f64,
     pub on_exhausted: String,
     pub max_borrow_ticks: u32,
+    /// Unix ms a worker-ID lease recorded for this worker ID: the first ID
+    /// falls in a later tick (core `resume_after`).
+    pub resume_after_ms: Option<f64>,
 }
 
 #[napi(object, object_from_js = false)]
@@ -180,10 +185,14 @@ fn build(spec: &SnowflakeSpec, clock: Option<&TestClock>) -> Result<Generator> {
         },
         other => return Err(option_err("onExhausted policy", other)),
     };
-    Ok(AtomicSnowflake::new(layout, spec.worker_id as u64, clock)
+    let generator = AtomicSnowflake::new(layout, spec.worker_id as u64, clock)
         .map_err(core_err)?
         .on_backwards(on_backwards)
-        .on_exhausted(on_exhausted))
+        .on_exhausted(on_exhausted);
+    Ok(match spec.resume_after_ms {
+        Some(ms) => generator.resume_after(ms as u64),
+        None => generator,
+    })
 }
 
 /// The process-wide default generator: one per process, not per JS thread.

@@ -1,0 +1,152 @@
+//! The PNG: insert rate against rows inserted, one row of panels per
+//! database, a linear and a log-x panel in each (the log axis shows the
+//! start of the run, where random keys still fit in the cache).
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
+use plotters::prelude::*;
+
+use crate::keys::KeyKind;
+use crate::report::DbReport;
+
+/// Registers the TrueType font every label is drawn with. plotters' ab_glyph
+/// text renders from font bytes it is handed, so the PNG needs no
+/// fontconfig, only this one file; it is read before the benchmark runs so
+/// that a missing font fails at once rather than after the measurements.
+pub fn load_font(path: &Path) -> Result<()> {
+    let bytes = fs::read(path).with_context(|| {
+        format!(
+            "reading the plot's font {} (Debian package fonts-dejavu-core, or pass --font)",
+            path.display()
+        )
+    })?;
+    // plotters keeps registered fonts for the life of the process.
+    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
+        .map_err(|_| anyhow!("{} is not a TrueType or OpenType font", path.display()))
+}
+
+/// Draws every database's curves into the PNG at `path`.
+pub fn draw(path: &Path, reports: &[DbReport]) -> Result<()> {
+    let root = BitMapBackend::new(path, (1600, 600 * reports.len() as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    for (report, row) in reports.iter().zip(root.split_evenly((reports.len(), 1))) {
+        let total = report
+            .keys
+            .iter()
+            .flat_map(|s| s.curve.last())
+            .map(|p| p.0)
+            .fold(0.0, f64::max);
+        let first = report
+            .keys
+            .iter()
+            .flat_map(|s| s.curve.first())
+            .map(|p| p.0)
+            .fold(total, f64::min);
+        let (linear, log) = row.split_horizontally(800);
+        panel(&linear, report, 0.0..total * 1.02, "linear")?;
+        panel(
+            &log,
+            report,
+            (first * 0.8..total * 1.25).log_scale(),
+            "log x",
+        )?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// One panel over the x axis `x` (a linear or a log range of rows).
+fn panel<X>(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    report: &DbReport,
+    x: X,
+    scale: &str,
+) -> Result<()>
+where
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64> + Ranged<ValueType = f64>,
+{
+    let top = report
+        .keys
+        .iter()
+        .flat_map(|s| &s.curve)
+        .map(|p| p.1)
+        .fold(0.0, f64::max);
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!("{}: insert rate ({scale})", report.name),
+            ("sans-serif", 26),
+        )
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x, 0.0..top * 1.08)?;
+    chart
+        .configure_mesh()
+        .x_desc("rows inserted")
+        .y_desc("rows/s (each transaction, median of the runs)")
+        .x_label_formatter(&|v| si(*v))
+        .y_label_formatter(&|v| si(*v))
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 18))
+        .draw()?;
+    for s in &report.keys {
+        let color = color(s.kind);
+        chart
+            .draw_series(LineSeries::new(
+                s.curve.iter().copied(),
+                color.stroke_width(2),
+            ))?
+            .label(s.kind.label())
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], color.stroke_width(3)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font(("sans-serif", 16))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
+/// Random keys warm, time-ordered ones cool, the sequence black.
+fn color(kind: KeyKind) -> RGBColor {
+    match kind {
+        KeyKind::UuidV4 => RGBColor(214, 39, 40),
+        KeyKind::UuidV7Random => RGBColor(255, 127, 14),
+        KeyKind::UuidV7 => RGBColor(31, 119, 180),
+        KeyKind::Ulid => RGBColor(44, 160, 44),
+        KeyKind::Snowflake => RGBColor(148, 103, 189),
+        KeyKind::Sequence => RGBColor(0, 0, 0),
+    }
+}
+
+/// 1500 -> "1.5k", 2000000 -> "2M".
+fn si(v: f64) -> String {
+    let (scaled, unit) = match v.abs() {
+        a if a >= 1e6 => (v / 1e6, "M"),
+        a if a >= 1e3 => (v / 1e3, "k"),
+        _ => (v, ""),
+    };
+    let text = format!("{scaled:.1}");
+    format!("{}{unit}", text.strip_suffix(".0").unwrap_or(&text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::si;
+
+    #[test]
+    fn axis_labels_are_short() {
+        assert_eq!(si(0.0), "0");
+        assert_eq!(si(1500.0), "1.5k");
+        assert_eq!(si(2e6), "2M");
+        assert_eq!(si(250_000.0), "250k");
+    }
+}
