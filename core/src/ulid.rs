@@ -101,12 +101,18 @@ impl FromStr for Ulid {
 #[derive(Debug, Clone, Default)]
 pub struct UlidGenerator {
     last: u128,
+    /// Whether `last` holds a minted ULID: 0 is a valid ULID too (Unix ms 0,
+    /// random 0), so it cannot double as "nothing minted yet".
+    started: bool,
 }
 
 impl UlidGenerator {
     /// A generator that has minted nothing yet.
     pub const fn new() -> Self {
-        UlidGenerator { last: 0 }
+        UlidGenerator {
+            last: 0,
+            started: false,
+        }
     }
 
     /// The next ULID at `now_ms`: greater than every ULID this generator
@@ -124,7 +130,7 @@ impl UlidGenerator {
             });
         }
         let last_ms = (self.last >> RANDOM_BITS) as u64;
-        let next = if now_ms > last_ms || self.last == 0 {
+        let next = if now_ms > last_ms || !self.started {
             Ulid::from_parts(now_ms, random80(rng)).0
         } else if self.last & RANDOM_MASK != RANDOM_MASK {
             self.last + 1
@@ -137,6 +143,7 @@ impl UlidGenerator {
             });
         };
         self.last = next;
+        self.started = true;
         Ok(Ulid(next))
     }
 }
