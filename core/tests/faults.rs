@@ -1,0 +1,669 @@
+//! Fault injection: the generators must never repeat an ID and never step
+//! back, whatever the clock does, and must fail with a typed error (never a
+//! wrong ID) where the design says so. Run in release: the concurrent tests
+//! mint millions of IDs.
+#![cfg(feature = "std")]
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rand_core::{Infallible, TryRng};
+use snowmint::Error;
+use snowmint::clock::{Clock, ManualClock, MonotonicClock};
+use snowmint::objectid::ObjectIdGenerator;
+use snowmint::snowflake::{AtomicSnowflake, Layout, OnBackwards, OnExhausted, Snowflake};
+use snowmint::ulid::{self, UlidGenerator};
+use snowmint::uuid::{TimeUuidGenerator, V7Generator};
+
+const THREADS: usize = 4;
+const PER_THREAD: usize = 1_000_000;
+/// A fixed wall time for manual clocks (2023-11-14T22:13:20Z).
+const T: u64 = 1_700_000_000_000;
+const HOUR: u64 = 3_600_000;
+/// Twitter's widths: 4096 IDs per tick.
+const PER_TICK: u64 = 4096;
+
+// ------------------------------------------------------------ helpers
+
+/// Asserts that every thread's IDs strictly increase and that no ID occurs twice overall.
+fn assert_unique_and_increasing(per_thread: &[Vec<u64>]) {
+    for (t, ids) in per_thread.iter().enumerate() {
+        if let Some(i) = ids.windows(2).position(|w| w[0] >= w[1]) {
+            panic!("thread {t}: ID {} followed by {}", ids[i], ids[i + 1]);
+        }
+    }
+    let mut all: Vec<u64> = per_thread.concat();
+    all.sort_unstable();
+    if let Some(w) = all.windows(2).find(|w| w[0] == w[1]) {
+        panic!("duplicate ID {}", w[0]);
+    }
+}
+
+/// One clock fault, injected while every minting thread is paused, so that
+/// each fault hits threads that still have IDs to mint.
+#[derive(Debug, Clone, Copy)]
+enum Fault {
+    /// The clock reads this many ms before the generator's last tick.
+    StepBack(u64),
+    /// The clock stands still for 20 ms.
+    Stall,
+}
+
+const FAULTS: [Fault; 4] = [
+    Fault::StepBack(1),
+    Fault::StepBack(1_000),
+    Fault::Stall,
+    Fault::StepBack(HOUR),
+];
+
+/// Where the minting threads and the clock driver meet.
+#[derive(Default)]
+struct Rendezvous {
+    /// Threads that reached a fault point (cumulative).
+    arrived: AtomicUsize,
+    /// Faults injected so far.
+    released: AtomicUsize,
+    /// Results (ID or error) seen right after a fault (cumulative).
+    first_results: AtomicUsize,
+    done: AtomicBool,
+}
+
+/// Waits for `cond`; false if it did not hold within `limit`.
+fn wait_for(limit: Duration, cond: impl Fn() -> bool) -> bool {
+    let start = Instant::now();
+    while !cond() {
+        if start.elapsed() > limit {
+            return false;
+        }
+        thread::yield_now();
+    }
+    true
+}
+
+/// Mints `PER_THREAD` IDs on each of `THREADS` threads from one shared
+/// generator. With a driver, a manual clock advances 1 ms per step and
+/// `faults` are injected at even intervals of the work. Returns each
+/// thread's IDs and the errors seen (consecutive repeats folded).
+fn mint_concurrently<C: Clock + Sync>(
+    ids: &AtomicSnowflake<C>,
+    driver: Option<(&ManualClock, &[Fault])>,
+) -> (Vec<Vec<u64>>, Vec<Error>) {
+    let faults = driver.map_or(&[][..], |(_, f)| f);
+    let phases = faults.len() + 1;
+    let meet = Rendezvous::default();
+    thread::scope(|s| {
+        let workers: Vec<_> = (0..THREADS)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::with_capacity(PER_THREAD);
+                    let mut errors: Vec<Error> = Vec::new();
+                    for phase in 0..phases {
+                        if phase > 0 {
+                            meet.arrived.fetch_add(1, SeqCst);
+                            let released = || meet.released.load(SeqCst) >= phase;
+                            assert!(wait_for(Duration::from_secs(60), released), "stuck");
+                        }
+                        let mut first = phase > 0;
+                        while out.len() < PER_THREAD * (phase + 1) / phases {
+                            match ids.next() {
+                                Ok(id) => out.push(id),
+                                Err(e) => {
+                                    if errors.last() != Some(&e) {
+                                        errors.push(e);
+                                    }
+                                    thread::yield_now();
+                                }
+                            }
+                            if first {
+                                meet.first_results.fetch_add(1, SeqCst);
+                                first = false;
+                            }
+                        }
+                    }
+                    (out, errors)
+                })
+            })
+            .collect();
+        if let Some((clock, faults)) = driver {
+            s.spawn(|| drive(clock, ids, faults, &meet));
+        }
+        let (ids, errors): (Vec<_>, Vec<_>) =
+            workers.into_iter().map(|w| w.join().unwrap()).unzip();
+        meet.done.store(true, SeqCst);
+        (ids, errors.concat())
+    })
+}
+
+/// Advances the clock 1 ms per step; injects each fault once all threads wait for it.
+fn drive<C: Clock>(
+    clock: &ManualClock,
+    ids: &AtomicSnowflake<C>,
+    faults: &[Fault],
+    meet: &Rendezvous,
+) {
+    let mut injected = 0;
+    while !meet.done.load(SeqCst) {
+        if injected < faults.len() && meet.arrived.load(SeqCst) == THREADS * (injected + 1) {
+            let before = clock.now_ms();
+            if let Fault::StepBack(by) = faults[injected] {
+                clock.set(ids.high_water_ms().unwrap() - by);
+            }
+            injected += 1;
+            meet.released.store(injected, SeqCst);
+            // Let the threads meet the fault before the clock moves on; a
+            // thread that waits (as the policy says) is given up on after a while.
+            wait_for(Duration::from_millis(200), || {
+                meet.first_results.load(SeqCst) >= THREADS * injected
+            });
+            match faults[injected - 1] {
+                Fault::Stall => thread::sleep(Duration::from_millis(20)),
+                // A large step back is undone the way NTP would: a jump forward.
+                Fault::StepBack(by) if by > 1_000 => clock.set(before + 1),
+                Fault::StepBack(_) => {}
+            }
+        }
+        clock.advance(1);
+        thread::yield_now();
+    }
+    assert_eq!(injected, faults.len(), "every fault was injected");
+}
+
+fn backwards_errors(errors: &[Error]) -> Vec<(u64, u64)> {
+    errors
+        .iter()
+        .map(|e| match e {
+            Error::ClockMovedBackwards { by_ms, allowed_ms } => (*by_ms, *allowed_ms),
+            other => panic!("unexpected error {other}"),
+        })
+        .collect()
+}
+
+/// A shared generator on a faulty clock under one backwards policy.
+fn faulty_run(policy: OnBackwards) -> Vec<(u64, u64)> {
+    let clock = ManualClock::new(T);
+    let ids = AtomicSnowflake::new(Layout::TWITTER, 5, &clock)
+        .unwrap()
+        .on_backwards(policy);
+    let (per_thread, errors) = mint_concurrently(&ids, Some((&clock, &FAULTS)));
+    assert_unique_and_increasing(&per_thread);
+    backwards_errors(&errors)
+}
+
+// ------------------------------------------------------------ concurrent
+
+#[test]
+fn four_threads_share_one_generator_on_the_monotonic_clock() {
+    let ids = AtomicSnowflake::new(Layout::TWITTER, 1, MonotonicClock).unwrap();
+    let (per_thread, errors) = mint_concurrently(&ids, None);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(
+        per_thread.iter().map(Vec::len).sum::<usize>(),
+        THREADS * PER_THREAD
+    );
+    assert_unique_and_increasing(&per_thread);
+}
+
+#[test]
+fn faulty_clock_with_bounded_wait_fails_only_beyond_the_bound() {
+    // 1 ms and 1 s steps are waited out; the 1 h step is reported, with its size.
+    let errors = faulty_run(OnBackwards::Wait { max_ms: 1_000 });
+    assert!(!errors.is_empty(), "the 1 h step must be reported");
+    assert!(errors.iter().all(|&e| e == (HOUR, 1_000)), "{errors:?}");
+}
+
+#[test]
+fn faulty_clock_with_keep_last_tick_never_fails() {
+    assert_eq!(faulty_run(OnBackwards::KeepLastTick), []);
+}
+
+#[test]
+fn faulty_clock_with_fail_reports_each_step_size() {
+    let errors = faulty_run(OnBackwards::Fail);
+    assert!(
+        errors
+            .iter()
+            .all(|&(by, allowed)| allowed == 0 && (1..=HOUR).contains(&by))
+    );
+    for step in [1, 1_000, HOUR] {
+        assert!(
+            errors.contains(&(step, 0)),
+            "no error of exactly {step} ms in {errors:?}"
+        );
+    }
+}
+
+// ------------------------------------------------------------ single generator, exact outcomes
+
+/// The two generator types share their rules; every scenario runs on both.
+trait Mint {
+    fn mint(&mut self) -> Result<u64, Error>;
+}
+
+impl<C: Clock> Mint for Snowflake<C> {
+    fn mint(&mut self) -> Result<u64, Error> {
+        self.next()
+    }
+}
+
+impl<C: Clock> Mint for AtomicSnowflake<C> {
+    fn mint(&mut self) -> Result<u64, Error> {
+        self.next()
+    }
+}
+
+/// Both generator types for one layout, worker 0, `clock` and the policies.
+fn both<'c>(
+    layout: Layout,
+    clock: &'c ManualClock,
+    backwards: OnBackwards,
+    exhausted: OnExhausted,
+) -> [Box<dyn Mint + 'c>; 2] {
+    [
+        Box::new(
+            Snowflake::new(layout, 0, clock)
+                .unwrap()
+                .on_backwards(backwards)
+                .on_exhausted(exhausted),
+        ),
+        Box::new(
+            AtomicSnowflake::new(layout, 0, clock)
+                .unwrap()
+                .on_backwards(backwards)
+                .on_exhausted(exhausted),
+        ),
+    ]
+}
+
+/// Runs `blocked` (a mint that must wait) while another thread sets the clock
+/// to `to` after 20 ms; returns its result and checks that it did not return earlier.
+fn mint_after_clock_moves(
+    generator: &mut dyn Mint,
+    clock: &ManualClock,
+    to: u64,
+) -> Result<u64, Error> {
+    let moved = AtomicBool::new(false);
+    thread::scope(|s| {
+        s.spawn(|| {
+            thread::sleep(Duration::from_millis(20));
+            moved.store(true, SeqCst);
+            clock.set(to);
+        });
+        let r = generator.mint();
+        assert!(moved.load(SeqCst), "returned before the clock moved");
+        r
+    })
+}
+
+fn tick(id: u64) -> u64 {
+    Layout::TWITTER.decode(id).unwrap().tick
+}
+
+fn twitter_tick(ms: u64) -> u64 {
+    Layout::TWITTER.tick_of(ms).unwrap()
+}
+
+#[test]
+fn step_back_under_each_policy() {
+    for step in [1, 1_000, HOUR] {
+        // Fail: at once, saying by how much.
+        let clock = ManualClock::new(T);
+        for mut g in both(
+            Layout::TWITTER,
+            &clock,
+            OnBackwards::Fail,
+            OnExhausted::Wait,
+        ) {
+            clock.set(T);
+            let a = g.mint().unwrap();
+            clock.set(T - step);
+            assert_eq!(
+                g.mint(),
+                Err(Error::ClockMovedBackwards {
+                    by_ms: step,
+                    allowed_ms: 0
+                })
+            );
+            clock.set(T);
+            assert_eq!(g.mint(), Ok(a + 1), "resumes once the clock is back");
+        }
+
+        // Wait with a bound of 1 s: waits out 1 ms and 1 s, reports 1 h.
+        let wait = OnBackwards::Wait { max_ms: 1_000 };
+        let clock = ManualClock::new(T);
+        for mut g in both(Layout::TWITTER, &clock, wait, OnExhausted::Wait) {
+            clock.set(T);
+            let a = g.mint().unwrap();
+            clock.set(T - step);
+            if step <= 1_000 {
+                assert_eq!(mint_after_clock_moves(&mut *g, &clock, T), Ok(a + 1));
+            } else {
+                assert_eq!(
+                    g.mint(),
+                    Err(Error::ClockMovedBackwards {
+                        by_ms: step,
+                        allowed_ms: 1_000
+                    })
+                );
+            }
+        }
+
+        // Keep the last tick: mints on without waiting, running ahead of the clock.
+        let clock = ManualClock::new(T);
+        for mut g in both(
+            Layout::TWITTER,
+            &clock,
+            OnBackwards::KeepLastTick,
+            OnExhausted::Wait,
+        ) {
+            clock.set(T);
+            let a = g.mint().unwrap();
+            clock.set(T - step);
+            let rest: Vec<u64> = (0..PER_TICK).map(|_| g.mint().unwrap()).collect();
+            assert_eq!(rest[0], a + 1);
+            assert!(rest.windows(2).all(|w| w[0] < w[1]));
+            assert_eq!(
+                tick(*rest.last().unwrap()),
+                twitter_tick(T) + 1,
+                "ran ahead"
+            );
+        }
+    }
+}
+
+#[test]
+fn sequence_exhaustion_waits_for_the_next_tick() {
+    let clock = ManualClock::new(T);
+    for mut g in both(
+        Layout::TWITTER,
+        &clock,
+        OnBackwards::default(),
+        OnExhausted::Wait,
+    ) {
+        clock.set(T);
+        let ids: Vec<u64> = (0..PER_TICK).map(|_| g.mint().unwrap()).collect();
+        assert!(ids.iter().all(|&id| tick(id) == twitter_tick(T)));
+        assert!(ids.windows(2).all(|w| w[1] == w[0] + 1));
+        let next = mint_after_clock_moves(&mut *g, &clock, T + 1).unwrap();
+        assert_eq!(Layout::TWITTER.decode(next).unwrap().sequence, 0);
+        assert_eq!(tick(next), twitter_tick(T + 1));
+    }
+}
+
+#[test]
+fn sequence_exhaustion_borrows_ahead_within_the_bound() {
+    let borrow = OnExhausted::BorrowAhead { max_ticks: 2 };
+    let clock = ManualClock::new(T);
+    for mut g in both(Layout::TWITTER, &clock, OnBackwards::default(), borrow) {
+        clock.set(T);
+        // Three ticks' worth without the clock moving: T, T+1, T+2.
+        let ids: Vec<u64> = (0..3 * PER_TICK).map(|_| g.mint().unwrap()).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(tick(ids[0]), twitter_tick(T));
+        assert_eq!(tick(ids[ids.len() - 1]), twitter_tick(T) + 2);
+        // The bound is reached: wait until the clock moves, then borrow T+3.
+        let next = mint_after_clock_moves(&mut *g, &clock, T + 1).unwrap();
+        assert_eq!(tick(next), twitter_tick(T) + 3);
+    }
+}
+
+/// 10 time bits: the last tick is 1023, reached quickly.
+fn short_layout(unit_ms: u32) -> Layout {
+    Layout::new(10, 41, 12, unit_ms, T).unwrap()
+}
+
+#[test]
+fn time_past_the_last_tick_is_an_error_not_a_wrapped_id() {
+    for unit in [1, 10] {
+        let layout = short_layout(unit);
+        let max_ms = T + 1023 * u64::from(unit) + u64::from(unit) - 1;
+        assert_eq!(layout.max_ms(), max_ms);
+        let overflow = |now_ms| Error::TimeOverflow { max_ms, now_ms };
+
+        // At construction.
+        let late = ManualClock::new(max_ms + 1);
+        assert_eq!(
+            Snowflake::new(layout, 0, &late).map(|_| ()),
+            Err(overflow(max_ms + 1))
+        );
+
+        // The clock passes the end while minting.
+        let clock = ManualClock::new(max_ms);
+        for mut g in both(layout, &clock, OnBackwards::KeepLastTick, OnExhausted::Wait) {
+            clock.set(max_ms);
+            assert_eq!(layout.decode(g.mint().unwrap()).unwrap().tick, 1023);
+            clock.set(max_ms + 1);
+            assert_eq!(g.mint(), Err(overflow(max_ms + 1)));
+        }
+
+        // Borrowing ahead past the last tick.
+        let borrow = OnExhausted::BorrowAhead { max_ticks: 5 };
+        clock.set(max_ms);
+        for mut g in both(layout, &clock, OnBackwards::default(), borrow) {
+            for _ in 0..PER_TICK {
+                assert_eq!(layout.decode(g.mint().unwrap()).unwrap().tick, 1023);
+            }
+            assert_eq!(g.mint(), Err(overflow(layout.ms_of_tick(1024))));
+        }
+
+        // Keeping the last tick after a step back, at the end of time.
+        clock.set(max_ms);
+        for mut g in both(layout, &clock, OnBackwards::KeepLastTick, OnExhausted::Wait) {
+            clock.set(max_ms);
+            for _ in 0..PER_TICK {
+                g.mint().unwrap();
+            }
+            clock.set(max_ms - u64::from(unit));
+            assert_eq!(g.mint(), Err(overflow(layout.ms_of_tick(1024))));
+        }
+    }
+}
+
+#[test]
+fn construction_rejects_bad_epochs_workers_and_layouts() {
+    let clock = ManualClock::new(T);
+    assert_eq!(
+        Snowflake::new(Layout::TWITTER.with_epoch(T + 1), 0, &clock).map(|_| ()),
+        Err(Error::EpochInFuture {
+            epoch_ms: T + 1,
+            now_ms: T
+        })
+    );
+    for preset in snowmint::snowflake::Preset::ALL {
+        let layout = preset.layout();
+        let max = layout.max_worker();
+        assert!(
+            AtomicSnowflake::new(layout, max, &clock).is_ok(),
+            "{preset:?}"
+        );
+        assert_eq!(
+            AtomicSnowflake::new(layout, max + 1, &clock).map(|_| ()),
+            Err(Error::WorkerIdOutOfRange {
+                worker_id: max + 1,
+                max
+            }),
+            "{preset:?}"
+        );
+    }
+    for (t, w, s, unit) in [
+        (41, 10, 11, 1),    // 62 bits
+        (41, 10, 13, 1),    // 64 bits
+        (0, 51, 12, 1),     // no time
+        (51, 12, 0, 1),     // no sequence
+        (41, 10, 12, 0),    // no unit
+        (255, 255, 255, 1), // far too wide
+    ] {
+        assert!(
+            matches!(
+                Layout::new(t, w, s, unit, 0),
+                Err(Error::InvalidLayout { .. })
+            ),
+            "{t}/{w}/{s}/{unit}"
+        );
+    }
+}
+
+#[test]
+fn batch_requests_outside_one_tick_are_rejected() {
+    let clock = ManualClock::new(T);
+    let ids = AtomicSnowflake::new(Layout::TWITTER, 0, &clock).unwrap();
+    for count in [0, PER_TICK + 1] {
+        assert_eq!(
+            ids.claim(count),
+            Err(Error::InvalidCount {
+                count,
+                max: PER_TICK
+            })
+        );
+    }
+}
+
+// ------------------------------------------------------------ ULID, UUID, ObjectId
+
+/// Deterministic randomness for the generators.
+enum TestRng {
+    /// A SplitMix64 stream.
+    SplitMix(u64),
+    /// The same bits forever (all ones or all zeros), to drive the
+    /// generators' overflow and collision edges.
+    Constant(u64),
+}
+
+impl TestRng {
+    fn next(&mut self) -> u64 {
+        match self {
+            TestRng::SplitMix(state) => {
+                *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = *state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                z ^ (z >> 31)
+            }
+            TestRng::Constant(bits) => *bits,
+        }
+    }
+}
+
+impl TryRng for TestRng {
+    type Error = Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        Ok(self.next() as u32)
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        Ok(self.next())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        for chunk in dst.chunks_mut(8) {
+            chunk.copy_from_slice(&self.next().to_le_bytes()[..chunk.len()]);
+        }
+        Ok(())
+    }
+}
+
+/// A clock that stalls, steps back 1 h, crawls behind its old value, then
+/// runs forward: the ms for the `i`-th of `n` IDs.
+fn faulty_ms(i: usize, n: usize) -> u64 {
+    let quarter = n / 4;
+    match i / quarter {
+        0 => T,
+        1 => T - HOUR,
+        2 => T - 10 + (i % quarter / 10_000) as u64,
+        _ => T + (i % quarter / 100) as u64,
+    }
+}
+
+/// Mints 1M 128-bit IDs (time in the top 48 bits) on the faulty clock and
+/// checks that they strictly increase and their time never goes back.
+fn check_monotonic_128(name: &str, mut mint: impl FnMut(u64) -> u128) {
+    let n = PER_THREAD;
+    let mut last = 0u128;
+    for i in 0..n {
+        let now = faulty_ms(i, n);
+        let id = mint(now);
+        assert!(id > last, "{name}: #{i} {id:032x} after {last:032x}");
+        assert!(
+            (id >> 80) as u64 >= now.max((last >> 80) as u64),
+            "{name}: #{i} time went back"
+        );
+        last = id;
+    }
+}
+
+#[test]
+fn monotonic_ulid_and_v7_survive_stalled_and_backwards_clocks() {
+    let mut rng = TestRng::SplitMix(1);
+    let mut g = UlidGenerator::new();
+    check_monotonic_128("ulid", |now| g.generate(now, &mut rng).unwrap().0);
+    let mut g = V7Generator::new();
+    check_monotonic_128("uuidv7", |now| {
+        let u = g.generate(now, &mut rng).unwrap();
+        assert_eq!((u.version(), u.is_rfc_variant()), (7, true));
+        u.0
+    });
+    // v6 keeps its 60-bit Gregorian time at the top, so it sorts the same way.
+    let mut g = TimeUuidGenerator::new(&mut rng);
+    let mut last = 0u128;
+    let mut last_v1 = 0u64;
+    for i in 0..PER_THREAD {
+        let now = faulty_ms(i, PER_THREAD);
+        let v6 = g.v6(now).unwrap();
+        assert!(v6.0 > last, "v6 #{i}");
+        last = v6.0;
+        let v1 = g.v1(now).unwrap().gregorian_ticks().unwrap();
+        assert!(v1 > last_v1, "v1 #{i}");
+        last_v1 = v1;
+    }
+}
+
+#[test]
+fn ulid_random_overflow_moves_to_the_next_millisecond() {
+    let mut ones = TestRng::Constant(u64::MAX);
+    let mut g = UlidGenerator::new();
+    let a = g.generate(T, &mut ones).unwrap();
+    assert_eq!(a.random(), (1 << 80) - 1);
+    let b = g.generate(T, &mut ones).unwrap();
+    assert_eq!((b.timestamp_ms(), b.random()), (T + 1, (1 << 80) - 1));
+    let c = g.generate(T - HOUR, &mut ones).unwrap();
+    assert_eq!(c.timestamp_ms(), T + 2);
+
+    // At the last representable millisecond there is nowhere to go: an error.
+    let mut g = UlidGenerator::new();
+    g.generate(ulid::MAX_MS, &mut ones).unwrap();
+    let past = Err(Error::TimeOverflow {
+        max_ms: ulid::MAX_MS,
+        now_ms: ulid::MAX_MS + 1,
+    });
+    assert_eq!(g.generate(ulid::MAX_MS, &mut ones), past);
+    assert_eq!(
+        UlidGenerator::new().generate(ulid::MAX_MS + 1, &mut ones),
+        past
+    );
+}
+
+#[test]
+fn ulid_at_the_unix_epoch_with_zero_randomness_does_not_repeat() {
+    let mut zeros = TestRng::Constant(0);
+    let mut g = UlidGenerator::new();
+    let a = g.generate(0, &mut zeros).unwrap();
+    let b = g.generate(0, &mut zeros).unwrap();
+    assert!(b > a, "{a} then {b}");
+}
+
+#[test]
+fn objectid_counter_exhaustion_moves_to_the_next_second() {
+    const SPACE: usize = 1 << 24;
+    let mut g = ObjectIdGenerator::new(&mut TestRng::SplitMix(7));
+    let secs = (T / 1000) as u32;
+    let mut seen = vec![0u64; SPACE / 64];
+    for i in 0..SPACE {
+        let id = g.generate(T).unwrap();
+        assert_eq!(id.timestamp(), secs, "#{i}");
+        let c = id.counter() as usize;
+        assert_eq!(seen[c / 64] >> (c % 64) & 1, 0, "counter {c} repeated");
+        seen[c / 64] |= 1 << (c % 64);
+    }
+    let next = g.generate(T).unwrap();
+    assert_eq!(next.timestamp(), secs + 1, "borrowed the next second");
+    // A clock that steps back does not take the generator back.
+    assert_eq!(g.generate(T - HOUR).unwrap().timestamp(), secs + 1);
+}
