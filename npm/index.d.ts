@@ -106,6 +106,8 @@ export interface ObjectIdRecord {
   kind: 'objectid';
   timestamp: number;
   date: Date;
+  /** The 5 per-process random bytes, 10 hex digits. */
+  random: string;
   counter: number;
 }
 

@@ -531,6 +531,7 @@ pub fn decode_text(text: String, kind: Option<String>) -> Result<RawDecoded> {
         Id::ObjectId(o) => RawDecoded {
             kind,
             timestamp: Some(o.timestamp_ms() as f64),
+            hex: Some(o.0[4..9].iter().map(|b| format!("{b:02x}")).collect()),
             counter: Some(o.counter()),
             ..Default::default()
         },

@@ -459,7 +459,7 @@ export function createApi(backend, host = {}) {
       case 'ksuid':
         return Object.assign(withTime({ kind: 'ksuid' }, raw.timestamp), { payload: raw.hex });
       case 'objectid':
-        return Object.assign(withTime({ kind: 'objectid' }, raw.timestamp), { counter: raw.counter });
+        return Object.assign(withTime({ kind: 'objectid' }, raw.timestamp), { random: raw.hex, counter: raw.counter });
       case 'typeid':
         return withTime({ kind: 'typeid', prefix: raw.prefix, uuid: raw.uuid }, raw.timestamp);
       default:

@@ -84,7 +84,7 @@ export interface RawDecoded {
   value?: bigint | null;
   /** Unix ms (v1/v6 may be negative); absent for IDs without time. */
   timestamp?: number | null;
-  /** ulid: 80-bit random part as 20 hex digits; ksuid: 16-byte payload as 32. */
+  /** ulid: 80-bit random part (20 hex digits); ksuid: payload (32); objectid: the 5 random bytes (10). */
   hex?: string | null;
   /** ulid, typeid: the same 128 bits as a hyphenated UUID. uuid: canonical text. */
   uuid?: string | null;

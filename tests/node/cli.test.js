@@ -1,0 +1,60 @@
+// The `snowmint` command, run as a user would.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { CLI, sm } from './pkg.js';
+
+const run = (...args) => {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+};
+
+test('mints every kind, -n and --json', () => {
+  for (const kind of ['snowflake', 'ulid', 'uuidv7', 'uuidv4', 'uuidv1', 'uuidv6', 'ksuid', 'objectid']) {
+    const r = run(kind, '-n', '3');
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.split('\n');
+    assert.equal(lines.length, 3, kind);
+    assert.equal(new Set(lines).size, 3, kind);
+    for (const line of lines) assert.equal(sm.decode(line).kind, kind.startsWith('uuid') ? 'uuid' : kind);
+  }
+  const json = JSON.parse(run('typeid', 'user', '-n', '2', '--json').out);
+  assert.equal(json.length, 2);
+  assert.match(json[0], /^user_/);
+  const [id] = JSON.parse(run('--json', '--worker-id', '7', '--preset', 'discord').out);
+  assert.equal(sm.decode(id, { preset: 'discord' }).workerId, 7);
+});
+
+test('decode, with --preset, as text and JSON', () => {
+  const r = run('decode', '175928847299117063', '--preset', 'discord', '--json');
+  assert.equal(r.code, 0, r.err);
+  const rec = JSON.parse(r.out);
+  assert.deepEqual([rec.kind, rec.id, rec.date, rec.workerId, rec.sequence], ['snowflake', '175928847299117063', '2016-04-30T11:18:25.796Z', 32, 7]);
+  assert.match(run('decode', '01ARZ3NDEKTSV4RRFFQ69G5FAV').out, /timestamp: 1469922850259/);
+  assert.equal(run('human', '01HZ613S22K8NR6W6GRV1Y5C52').out, '01-hz61-3s22-k8nr-6w6g-rv1y-5c52');
+  assert.equal(run('from-human', '1-tykm-8yb8-0000').out, sm.fromHuman('1-tykm-8yb8-0000').toString());
+});
+
+test('--help, and bad input exits non-zero with a clear message', () => {
+  const help = run('--help');
+  assert.equal(help.code, 0);
+  assert.match(help.out, /Usage:/);
+  assert.match(help.out, /decode ID/);
+  const cases = [
+    [['decode', 'not-an-id'], /unrecognized ID/],
+    [['decode'], /at least one ID/],
+    [['banana'], /unknown command or kind 'banana'/],
+    [['ulid', '-n', 'x'], /--count must be a non-negative integer/],
+    [['ulid', '-n', '0'], /--count must be from 1/],
+    [['--worker-id', '5000'], /out of range: this layout allows 0 to 1023/],
+    [['--preset', 'x'], /'twitter'/],
+    [['typeid'], /typeid needs one PREFIX/],
+    [['--nope'], /Unknown option/],
+  ];
+  for (const [args, message] of cases) {
+    const r = run(...args);
+    assert.notEqual(r.code, 0, args.join(' '));
+    assert.match(r.err, message);
+    assert.equal(r.out, '');
+  }
+});

@@ -1,0 +1,82 @@
+// Clock faults through the core's ManualClock (TestClock): every policy.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sm, throwsCode } from './pkg.js';
+
+const T0 = 1_700_000_000_000;
+
+test('TestClock moves both ways', () => {
+  const c = new sm.TestClock(T0);
+  assert.equal(c.advance(5).now(), T0 + 5);
+  assert.equal(c.stepBack(10).now(), T0 - 5);
+  assert.equal(c.set(new Date(T0)).now(), T0);
+});
+
+test('IDs follow the test clock, tick by tick, with no buffering', () => {
+  const c = new sm.TestClock(T0);
+  const g = new sm.Snowflake({ clock: c, workerId: 9 });
+  const a = g.decode(g.next());
+  assert.deepEqual([a.timestamp, a.sequence, a.workerId], [T0, 0, 9]);
+  c.advance(7);
+  const b = g.decode(g.next());
+  assert.deepEqual([b.timestamp, b.sequence], [T0 + 7, 0]);
+});
+
+test("onBackwards 'fail' and 'wait' beyond its bound throw ClockError ERR_CLOCK_BACKWARDS", () => {
+  const c = new sm.TestClock(T0);
+  const fail = new sm.Snowflake({ clock: c, onBackwards: 'fail' });
+  const wait = new sm.Snowflake({ clock: c, maxBackwardsMs: 3 });
+  fail.next();
+  wait.next();
+  c.stepBack(5);
+  throwsCode(assert, () => fail.next(), sm.ClockError, 'ERR_CLOCK_BACKWARDS', /backwards by 5 ms/);
+  throwsCode(assert, () => wait.next(), sm.ClockError, 'ERR_CLOCK_BACKWARDS', /at most 3 ms/);
+  c.advance(5);
+  assert.ok(fail.next() > 0n, 'minting resumes once the clock is back');
+});
+
+test("onBackwards 'keep' keeps minting after the last ID, never below it", () => {
+  const c = new sm.TestClock(T0);
+  const g = new sm.Snowflake({ clock: c, onBackwards: 'keep' });
+  const last = g.next();
+  c.stepBack(1000);
+  const ids = Array.from({ length: 10 }, () => g.next());
+  assert.ok(ids[0] > last);
+  for (let i = 1; i < ids.length; i++) assert.ok(ids[i] > ids[i - 1]);
+});
+
+test("a used-up tick borrows ahead under onExhausted 'borrow', within its bound", () => {
+  const c = new sm.TestClock(T0);
+  const g = new sm.Snowflake({ clock: c, onExhausted: 'borrow', maxBorrowTicks: 2 });
+  const batch = g.nextBatch(4096 * 3); // this tick and two borrowed ones
+  const last = g.decode(batch[batch.length - 1]);
+  assert.deepEqual([last.timestamp, last.sequence], [T0 + 2, 4095]);
+  for (let i = 1; i < batch.length; i++) assert.ok(batch[i] > batch[i - 1]);
+});
+
+test('epoch in the future, time before the epoch, time past the layout', () => {
+  const c = new sm.TestClock(T0);
+  throwsCode(assert, () => new sm.Snowflake({ clock: c, epoch: T0 + 1 }), sm.ConfigError, 'ERR_EPOCH_IN_FUTURE');
+  const g = new sm.Snowflake({ clock: c, epoch: T0, onBackwards: 'keep' });
+  g.next();
+  c.stepBack(1);
+  throwsCode(assert, () => g.next(), sm.ClockError, 'ERR_TIME_BEFORE_EPOCH');
+  const small = { timeBits: 4, workerBits: 10, sequenceBits: 49, epoch: T0 };
+  const s = new sm.Snowflake({ clock: c.set(T0 + 15), layout: small });
+  s.next();
+  c.advance(1);
+  throwsCode(assert, () => s.next(), sm.ClockError, 'ERR_TIME_OVERFLOW');
+});
+
+test('configure() with a test clock, then back: the default never goes back', () => {
+  const before = sm.nextId();
+  const c = new sm.TestClock(Date.now() + 50);
+  sm.configure({ clock: c, workerId: 5 });
+  const during = sm.nextId();
+  assert.ok(during > before);
+  assert.equal(sm.decode(during).workerId, 5);
+  sm.configure({ workerId: 6 });
+  const after = sm.nextId();
+  assert.ok(after > during, 'the new generator resumes after the last tick of the old one (waiting out 50 ms)');
+  assert.equal(sm.decode(after).workerId, 6);
+});
