@@ -316,9 +316,16 @@ impl Layout {
     /// Builds an ID from its fields; each is masked to its width.
     #[inline]
     pub const fn compose(&self, tick: u64, worker_id: u64, sequence: u64) -> u64 {
-        let t = tick & self.max_tick();
-        let w = worker_id & self.max_worker();
-        let s = sequence & self.max_sequence();
+        self.place(
+            tick & self.max_tick(),
+            worker_id & self.max_worker(),
+            sequence & self.max_sequence(),
+        )
+    }
+
+    /// [`Layout::compose`] of fields already within their widths.
+    #[inline]
+    const fn place(&self, t: u64, w: u64, s: u64) -> u64 {
         match self.order {
             FieldOrder::WorkerThenSequence => {
                 t << (self.worker_bits + self.sequence_bits) | w << self.sequence_bits | s
@@ -499,42 +506,36 @@ impl Rules {
         })
     }
 
-    /// Decides the next step from the state and the clock; pure.
+    /// Decides the next step from the state and the clock; pure. The
+    /// common cases (a new tick, room left in the clock's tick) are decided
+    /// here, the rest in [`Rules::step_ahead`].
     #[inline]
     fn step(&self, state: u64, now_ms: u64, want: u64) -> Result<Step, Error> {
         let sb = self.layout.sequence_bits;
-        let per_tick = 1u64 << sb;
         let now_tick = self.layout.tick_of(now_ms)?;
         let now_slot = now_tick << sb;
         if state <= now_slot {
-            return Ok(Step::Take {
-                slot: now_slot,
-                count: want.min(per_tick),
-            });
+            return Ok(Self::take(now_slot, want, sb));
         }
+        if state >> sb == now_tick {
+            // Room left in the clock's tick, which `tick_of` checked.
+            return Ok(Self::take(state, want, sb));
+        }
+        self.step_ahead(state, now_tick, want)
+    }
+
+    /// [`Rules::step`] when the next free slot lies in a later tick than
+    /// the clock's: a used-up tick, borrowed ticks, or a clock gone back.
+    #[cold]
+    fn step_ahead(&self, state: u64, now_tick: u64, want: u64) -> Result<Step, Error> {
+        let sb = self.layout.sequence_bits;
         let next_tick = state >> sb;
-        let take_state = || {
-            if next_tick > self.layout.max_tick() {
-                return Err(Error::TimeOverflow {
-                    max_ms: self.layout.max_ms(),
-                    now_ms: self.layout.ms_of_tick(next_tick),
-                });
-            }
-            Ok(Step::Take {
-                slot: state,
-                count: want.min(per_tick - (state & (per_tick - 1))),
-            })
-        };
-        if next_tick == now_tick {
-            return take_state();
-        }
-        // The next free slot lies in a later tick than the clock's.
         let borrow = match self.on_exhausted {
             OnExhausted::Wait => 0,
             OnExhausted::BorrowAhead { max_ticks } => max_ticks as u64,
         };
         if next_tick - now_tick <= borrow {
-            return take_state();
+            return self.take_state(state, want);
         }
         let last_tick = (state - 1) >> sb;
         if last_tick <= now_tick + borrow {
@@ -548,7 +549,7 @@ impl Rules {
                 by_ms,
                 allowed_ms: max_ms,
             }),
-            OnBackwards::KeepLastTick => take_state(),
+            OnBackwards::KeepLastTick => self.take_state(state, want),
             OnBackwards::Fail => Err(Error::ClockMovedBackwards {
                 by_ms,
                 allowed_ms: 0,
@@ -556,10 +557,36 @@ impl Rules {
         }
     }
 
+    /// [`Rules::take`], after checking that the state's tick is representable.
+    #[inline]
+    fn take_state(&self, state: u64, want: u64) -> Result<Step, Error> {
+        let sb = self.layout.sequence_bits;
+        let next_tick = state >> sb;
+        if next_tick > self.layout.max_tick() {
+            return Err(Error::TimeOverflow {
+                max_ms: self.layout.max_ms(),
+                now_ms: self.layout.ms_of_tick(next_tick),
+            });
+        }
+        Ok(Self::take(state, want, sb))
+    }
+
+    /// Up to `want` slots from `state` on, within its tick.
+    #[inline]
+    fn take(state: u64, want: u64, sequence_bits: u8) -> Step {
+        let per_tick = 1u64 << sequence_bits;
+        Step::Take {
+            slot: state,
+            count: want.min(per_tick - (state & (per_tick - 1))),
+        }
+    }
+
     #[inline]
     fn claim(&self, slot: u64, count: u64) -> Claim {
+        // The slot's tick was checked by `step`, the worker at construction.
         let sb = self.layout.sequence_bits;
-        let first = self.layout.compose(slot >> sb, self.worker_id, slot);
+        let sequence = slot & self.layout.max_sequence();
+        let first = self.layout.place(slot >> sb, self.worker_id, sequence);
         let stride = match self.layout.order {
             FieldOrder::WorkerThenSequence => 1,
             FieldOrder::SequenceThenWorker => 1 << self.layout.worker_bits,
@@ -571,6 +598,7 @@ impl Rules {
         }
     }
 
+    #[inline]
     fn check_count(&self, want: u64) -> Result<(), Error> {
         let max = 1u64 << self.layout.sequence_bits;
         if want == 0 || want > max {
@@ -670,6 +698,7 @@ impl<C: Clock> AtomicSnowflake<C> {
 
     /// Takes up to `max` consecutive IDs (1 to `2^sequence_bits`) in one step;
     /// all of them in one tick. Waits as the policies say.
+    #[inline]
     pub fn claim(&self, max: u64) -> Result<Claim, Error> {
         use core::sync::atomic::Ordering;
         self.rules.check_count(max)?;
@@ -736,6 +765,7 @@ impl<C: Clock> Snowflake<C> {
     }
 
     /// See [`AtomicSnowflake::claim`].
+    #[inline]
     pub fn claim(&mut self, max: u64) -> Result<Claim, Error> {
         self.rules.check_count(max)?;
         loop {
