@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The npm package as a user gets it: `npm pack`, install the tarball offline
+# into a fresh folder, then import and require it, type-check a consumer with
+# `tsc --noEmit --strict`, and run tests/node/ against the installed copy.
+source "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$ROOT/npm"
+tgz=$(npm pack --silent --pack-destination "$tmp" | tail -n 1)
+say "packed $tgz ($(du -k "$tmp/$tgz" | cut -f1) KB)"
+mkdir "$tmp/app"
+cd "$tmp/app"
+printf '{ "name": "consumer", "private": true, "type": "module" }\n' > package.json
+npm install --offline --no-audit --no-fund --loglevel=error "$tmp/$tgz"
+
+say "import and require"
+node --input-type=module -e "
+  import { nextId, ulid, decode } from 'snowmint';
+  const id = nextId();
+  if (typeof id !== 'bigint' || decode(id).kind !== 'snowflake' || ulid().length !== 26) process.exit(1);
+  console.log('  import  ok', id);"
+node --input-type=commonjs -e "
+  const { nextId, uuidv7, SnowmintError, decode } = require('snowmint');
+  let code; try { decode('x'); } catch (e) { code = e instanceof SnowmintError && e.code; }
+  if (typeof nextId() !== 'bigint' || uuidv7().length !== 36 || code !== 'ERR_PARSE') process.exit(1);
+  console.log('  require ok', nextId());"
+./node_modules/.bin/snowmint decode 175928847299117063 --preset discord | sed 's/^/  bin: /' | head -3
+
+say "tsc --noEmit --strict on a consumer"
+cat > consumer.ts <<'TS'
+import { nextId, nextIds, nextIdString, configure, Snowflake, TestClock, decode, ulid, uuidv7, uuidv4,
+  typeid, toHuman, fromHuman, isUuid, SnowmintError, InvalidIdError, type DecodedId } from 'snowmint';
+configure({ workerId: 3, preset: 'discord', onBackwards: 'fail' });
+const id: bigint = nextId();
+const ids: BigUint64Array = nextIds(10);
+const text: string = nextIdString() + ulid() + uuidv7() + uuidv4() + typeid('user');
+const g = new Snowflake({ clock: new TestClock(Date.now()), layout: { timeBits: 41, workerBits: 10, sequenceBits: 12, epoch: new Date(0) } });
+const ms: number = g.decode(g.next()).timestamp;
+const rec: DecodedId = decode(text.slice(0, 26));
+if (rec.kind === 'ulid') console.log(rec.random.length);
+const back: bigint | string = fromHuman(toHuman(id, { groups: 2 }));
+try { decode('x'); } catch (e) { if (e instanceof InvalidIdError) { const c: string = e.code; console.log(c); } }
+console.log(ids.length, ms, back, isUuid(text), SnowmintError.name);
+TS
+printf '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "skipLibCheck": false }, "files": ["consumer.ts"] }\n' > tsconfig.json
+tsc -p tsconfig.json
+echo "  consumer.ts type-checks"
+
+say "tests/node against the installed package"
+mkdir -p tests
+cp -r "$ROOT/tests/node" "$ROOT/tests/vectors" tests/
+SNOWMINT_PACKAGE=snowmint SNOWMINT_CLI="$tmp/app/node_modules/snowmint/bin/snowmint.js" node --test tests/node/
