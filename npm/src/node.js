@@ -1,29 +1,9 @@
 // Node entry: loads the napi-rs addon (node/) built into native/ and builds
 // the public API over it (api.js). Resolves the default generator's worker ID
 // from SNOWMINT_WORKER_ID; the worker-ID lease plugs in here too.
-import { createRequire } from 'node:module';
 import { createApi } from './api.js';
 import { makeError } from './errors.js';
-
-const require = createRequire(import.meta.url);
-
-/** The addon for this platform: native/snowmint.<platform>-<arch>[-<libc>].node. */
-function loadAddon() {
-  const base = `${process.platform}-${process.arch}`;
-  const tried = [];
-  for (const name of [`${base}-gnu`, `${base}-musl`, base]) {
-    try {
-      return require(`../native/snowmint.${name}.node`);
-    } catch (e) {
-      if (e.code !== 'MODULE_NOT_FOUND' && !/invalid ELF|cannot open shared object|GLIBC|musl/.test(e.message)) throw e;
-      tried.push(`snowmint.${name}.node (${e.message.split('\n')[0]})`);
-    }
-  }
-  throw makeError(
-    'ERR_NO_NATIVE_BINARY',
-    `snowmint has no native binary for ${base}; tried ${tried.join(', ')}. Use 'snowmint/wasm' instead, or build from source (scripts/build.sh).`,
-  );
-}
+import { addon } from './addon.js';
 
 /** SNOWMINT_WORKER_ID, when set, is the default generator's worker ID. */
 function defaultOptions() {
@@ -35,7 +15,7 @@ function defaultOptions() {
   return { workerId: Number(raw.trim()) };
 }
 
-const api = createApi({ ...loadAddon(), name: 'native' }, { defaultOptions });
+const api = createApi({ ...addon, name: 'native' }, { defaultOptions });
 
 export { SnowmintError, InvalidIdError, ConfigError, ClockError, ArgumentError, LeaseError } from './errors.js';
 export const {
