@@ -1,0 +1,243 @@
+//! Property tests: every encoding round-trips for every value, and no
+//! parser panics or returns a value that does not re-encode to itself.
+
+use proptest::prelude::*;
+use snowmint::base32;
+use snowmint::ksuid::Ksuid;
+use snowmint::objectid::ObjectId;
+use snowmint::snowflake::{self, FieldOrder, Layout};
+use snowmint::typeid::TypeId;
+use snowmint::ulid::Ulid;
+use snowmint::uuid::Uuid;
+use snowmint::{Id, Kind};
+
+const KINDS: [Kind; 7] = [
+    Kind::Snowflake,
+    Kind::Ulid,
+    Kind::Uuid,
+    Kind::Ksuid,
+    Kind::ObjectId,
+    Kind::TypeId,
+    Kind::Human,
+];
+
+/// An ID's canonical text and the kind that reads it back.
+fn canonical(id: &Id) -> (String, Kind) {
+    let text = match id {
+        Id::Snowflake(v) => v.to_string(),
+        Id::Ulid(u) => u.to_text().to_string(),
+        Id::Uuid(u) => u.to_text().to_string(),
+        Id::Ksuid(k) => k.to_text().to_string(),
+        Id::ObjectId(o) => o.to_text().to_string(),
+        Id::TypeId(t) => t.to_text().to_string(),
+    };
+    (text, id.kind())
+}
+
+/// Parses `text` every way; whatever is accepted must re-encode to the same ID.
+fn parse_every_way(text: &str) {
+    let kinds = KINDS.map(Some);
+    for kind in kinds.iter().chain([&None]) {
+        if let Ok(id) = Id::parse(text, *kind) {
+            let (canon, k) = canonical(&id);
+            assert_eq!(Id::parse(&canon, Some(k)), Ok(id), "{text:?} as {kind:?}");
+        }
+    }
+    let b = text.as_bytes();
+    // The byte parsers must agree with the text ones.
+    assert_eq!(Ulid::parse_bytes(b), Ulid::parse(text));
+    assert_eq!(Uuid::parse_bytes(b), Uuid::parse(text));
+    assert_eq!(Ksuid::parse_bytes(b), Ksuid::parse(text));
+    assert_eq!(ObjectId::parse_bytes(b), ObjectId::parse(text));
+    if let Ok((v, digits)) = base32::from_human(text) {
+        assert!((1..=26).contains(&digits));
+        assert_eq!(
+            base32::from_human(&base32::to_human(v, digits, None)),
+            Ok((v, digits))
+        );
+    }
+}
+
+/// Applies human-form spellings to `text`: per character (by `ops`), keep,
+/// uppercase, use a Crockford alias (1 -> l/I, 0 -> o/O), or add a dash.
+fn respell(text: &str, ops: &[u8]) -> String {
+    let mut out = String::new();
+    for (c, op) in text.chars().zip(ops.iter().cycle()) {
+        match (op, c) {
+            (1, c) => out.push(c.to_ascii_uppercase()),
+            (2, '1') => out.push('l'),
+            (3, '1') => out.push('I'),
+            (2, '0') => out.push('o'),
+            (3, '0') => out.push('O'),
+            (4, c) => {
+                out.push('-');
+                out.push(c);
+            }
+            (5, '-') => {}
+            (_, c) => out.push(c),
+        }
+    }
+    out
+}
+
+/// A valid layout: widths summing to 63, any unit and epoch, either order.
+fn layouts() -> impl Strategy<Value = Layout> {
+    (1u8..=62)
+        .prop_flat_map(|t| (Just(t), 1u8..=63 - t))
+        .prop_flat_map(|(t, s)| (Just(t), Just(s), 1u32..=1000, 0u64..1 << 41, any::<bool>()))
+        .prop_map(|(t, s, unit, epoch, sony)| {
+            let order = if sony {
+                FieldOrder::SequenceThenWorker
+            } else {
+                FieldOrder::WorkerThenSequence
+            };
+            Layout::new(t, 63 - t - s, s, unit, epoch)
+                .unwrap()
+                .with_order(order)
+        })
+}
+
+fn typeid_prefixes() -> impl Strategy<Value = String> {
+    proptest::string::string_regex("([a-z]([a-z_]{0,61}[a-z])?)?").unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn ulid_round_trips(v in any::<u128>()) {
+        let u = Ulid(v);
+        let text = u.to_text();
+        prop_assert_eq!(text.len(), 26);
+        prop_assert_eq!(Ulid::parse(&text), Ok(u));
+        prop_assert_eq!(Ulid::parse(&text.to_lowercase()), Ok(u));
+        prop_assert_eq!(Ulid::from_uuid(u.to_uuid()), u);
+        prop_assert_eq!(Ulid::from_parts(u.timestamp_ms(), u.random()), u);
+    }
+
+    #[test]
+    fn ulid_text_sorts_like_its_value(a in any::<u128>(), b in any::<u128>()) {
+        prop_assert_eq!(a.cmp(&b), Ulid(a).to_text().cmp(&Ulid(b).to_text()));
+    }
+
+    #[test]
+    fn uuid_round_trips_in_every_text_form(v in any::<u128>()) {
+        let u = Uuid(v);
+        let text = u.to_text().to_string();
+        for form in [
+            text.clone(),
+            text.to_uppercase(),
+            u.to_simple().to_string(),
+            format!("{{{text}}}"),
+            format!("urn:uuid:{text}"),
+        ] {
+            prop_assert_eq!(Uuid::parse(&form), Ok(u), "{}", form);
+        }
+        prop_assert_eq!(Uuid::from_bytes(u.to_bytes()), u);
+    }
+
+    #[test]
+    fn ksuid_round_trips_and_sorts_like_its_bytes(a in any::<[u8; 20]>(), b in any::<[u8; 20]>()) {
+        let (ka, kb) = (Ksuid(a), Ksuid(b));
+        prop_assert_eq!(Ksuid::parse(&ka.to_text()), Ok(ka));
+        prop_assert_eq!(Ksuid::from_parts(ka.timestamp(), ka.payload()), ka);
+        prop_assert_eq!(a.cmp(&b), ka.to_text().cmp(&kb.to_text()));
+    }
+
+    #[test]
+    fn objectid_round_trips(b in any::<[u8; 12]>()) {
+        let o = ObjectId(b);
+        let text = o.to_text();
+        prop_assert_eq!(ObjectId::parse(&text), Ok(o));
+        prop_assert_eq!(ObjectId::parse(&text.to_uppercase()), Ok(o));
+        let random = [b[4], b[5], b[6], b[7], b[8]];
+        prop_assert_eq!(ObjectId::from_parts(o.timestamp(), random, o.counter()), o);
+    }
+
+    #[test]
+    fn typeid_round_trips(prefix in typeid_prefixes(), v in any::<u128>()) {
+        let t = TypeId::new(&prefix, Uuid(v)).unwrap();
+        let text = t.to_text();
+        prop_assert_eq!(TypeId::parse(&text), Ok(t));
+        prop_assert_eq!(t.prefix(), prefix.as_str());
+        prop_assert_eq!(t.uuid(), Uuid(v));
+    }
+
+    #[test]
+    fn human_form_round_trips_through_tolerant_spellings(
+        v in any::<u128>(),
+        ops in proptest::collection::vec(0u8..6, 1..40),
+        groups in 1usize..8,
+    ) {
+        let full = base32::to_human(v, 26, None);
+        prop_assert_eq!(base32::from_human(&full), Ok((v, 26)));
+        prop_assert_eq!(base32::from_human(&respell(&full, &ops)), Ok((v, 26)));
+        prop_assert_eq!(Id::parse(&respell(&full, &ops), Some(Kind::Human)), Ok(Id::Ulid(Ulid(v))));
+        // The short form is the tail of the full one.
+        let short = base32::to_human(v, 26, Some(groups));
+        prop_assert!(full.ends_with(&*short), "{} / {}", full, short);
+    }
+
+    #[test]
+    fn human_form_of_a_snowflake_reads_back_as_a_snowflake(
+        v in 0u64..1 << 63,
+        ops in proptest::collection::vec(0u8..6, 1..20),
+    ) {
+        let h = base32::to_human(u128::from(v), base32::digits_for_bits(64), None);
+        prop_assert_eq!(Id::parse(&respell(&h, &ops), Some(Kind::Human)), Ok(Id::Snowflake(v)));
+    }
+
+    #[test]
+    fn snowflake_compose_and_decode_agree_for_any_layout(
+        layout in layouts(),
+        tick in any::<u64>(),
+        worker in any::<u64>(),
+        sequence in any::<u64>(),
+    ) {
+        let (tick, worker, sequence) = (
+            tick & layout.max_tick(),
+            worker & layout.max_worker(),
+            sequence & layout.max_sequence(),
+        );
+        let id = layout.compose(tick, worker, sequence);
+        prop_assert_eq!(id >> 63, 0, "sign bit stays 0");
+        let p = layout.decode(id).unwrap();
+        prop_assert_eq!((p.tick, p.worker_id, p.sequence), (tick, worker, sequence));
+        prop_assert_eq!(p.timestamp_ms, layout.ms_of_tick(tick));
+        prop_assert_eq!(snowflake::parse_decimal(&id.to_string()), Ok(id));
+        // Later ticks give larger IDs, whatever the other fields.
+        if tick < layout.max_tick() {
+            prop_assert!(layout.compose(tick + 1, 0, 0) > id);
+        }
+    }
+
+    #[test]
+    fn snowflake_tick_of_inverts_ms_of_tick(layout in layouts(), tick in any::<u64>()) {
+        let tick = tick & layout.max_tick();
+        let ms = layout.ms_of_tick(tick);
+        if ms < u64::MAX - u64::from(layout.unit_ms()) {
+            prop_assert_eq!(layout.tick_of(ms), Ok(tick));
+            prop_assert_eq!(layout.tick_of(ms + u64::from(layout.unit_ms()) - 1), Ok(tick));
+        }
+    }
+
+    #[test]
+    fn parsers_never_panic_on_any_text(text in any::<String>()) {
+        parse_every_way(&text);
+    }
+
+    #[test]
+    fn parsers_never_panic_on_id_like_text(
+        text in "[0-9A-Za-z_{}:\\-]{0,48}",
+    ) {
+        parse_every_way(&text);
+    }
+
+    #[test]
+    fn byte_parsers_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..48)) {
+        let _ = Ulid::parse_bytes(&bytes);
+        let _ = Uuid::parse_bytes(&bytes);
+        let _ = Ksuid::parse_bytes(&bytes);
+        let _ = ObjectId::parse_bytes(&bytes);
+    }
+}
