@@ -136,12 +136,21 @@ export function createApi(backend, host = {}) {
     }
   }
 
-  const SNOWFLAKE_OPTIONS = ['workerId', 'preset', 'layout', 'epoch', 'clock', 'onBackwards', 'maxBackwardsMs', 'onExhausted', 'maxBorrowTicks'];
+  const SNOWFLAKE_OPTIONS = ['workerId', 'lease', 'preset', 'layout', 'epoch', 'clock', 'onBackwards', 'maxBackwardsMs', 'onExhausted', 'maxBorrowTicks'];
   const LAYOUT_OPTIONS = ['timeBits', 'workerBits', 'sequenceBits', 'unitMs', 'epoch', 'order'];
   const ORDERS = ['worker-sequence', 'sequence-worker'];
 
-  /** Checks Snowflake options into a backend spec and its TestClock handle. */
-  function toSpec(options, what = 'Snowflake options') {
+  /** A worker-ID lease (snowmint/lease): what api.js needs of one, see npm/src/lease/lease.js. */
+  function isLease(v) {
+    return v !== null && typeof v === 'object' && typeof v.check === 'function' && typeof v.bind === 'function' && Number.isInteger(v.epoch);
+  }
+
+  /**
+   * Checks Snowflake options into a backend spec, its TestClock handle and its
+   * worker-ID lease; `leaseFallback(workerBits)` leases a worker ID when the
+   * options give neither a workerId nor a lease (the host's zero-config lease).
+   */
+  function toSpec(options, what = 'Snowflake options', leaseFallback = undefined) {
     const o = checkOptions(what, options, SNOWFLAKE_OPTIONS);
     let layout;
     let epoch = o.epoch === undefined ? undefined : msOption('epoch', o.epoch, 'ERR_INVALID_LAYOUT');
@@ -187,7 +196,26 @@ export function createApi(backend, host = {}) {
       }
       spec.workerId = o.workerId;
     }
-    return { spec, clockHandle };
+    let lease = null;
+    if (o.lease !== undefined) {
+      if (o.workerId !== undefined) throw optionError(`${what}: give a workerId or a lease, not both`);
+      if (!isLease(o.lease)) throw typeError('lease', 'a lease from snowmint/lease', o.lease);
+      lease = o.lease;
+    } else if (o.workerId === undefined && leaseFallback) {
+      lease = leaseFallback(call(() => backend.layoutOf(spec)).workerBits);
+    }
+    if (lease !== null) {
+      const ids = 2 ** call(() => backend.layoutOf(spec)).workerBits;
+      if (lease.size > ids) {
+        throw makeError('ERR_WORKER_ID_RANGE', `the lease may hand out worker IDs up to ${lease.size - 1}, but the layout has only ${ids}: limit the lease's workerIds`);
+      }
+    }
+    return { spec, clockHandle, lease };
+  }
+
+  /** The spec of a generator on a lease's current worker ID, starting after the lease's high-water bound. */
+  function leased(spec, lease) {
+    return lease === null ? spec : { ...spec, workerId: lease.workerId, resumeAfterMs: lease.resumeAfterMs };
   }
 
   /** Reads a Snowflake's fields with JavaScript BigInt shifts (proven equal to the core by the shared vectors). */
@@ -235,10 +263,20 @@ export function createApi(backend, host = {}) {
     return d;
   }
 
-  /** Hands out a generator's IDs from per-thread runs (see the top of the file). */
+  /**
+   * Hands out a generator's IDs from per-thread runs (see the top of the
+   * file). `make()` builds the generator (again when its lease is
+   * re-acquired, maybe on another worker ID); with a lease, every claim is
+   * checked against it before any of its IDs is handed out, so a buffered run
+   * never outlives the lease's high-water bound.
+   */
   class IdSource {
-    constructor(handle) {
-      this.h = handle;
+    constructor(make, lease = null, owner = this) {
+      this.make = make;
+      this.lease = lease;
+      this.epoch = lease?.epoch;
+      const handle = (this.h = make());
+      lease?.bind(owner, () => this.h.highWaterMs());
       this.layout = call(() => handle.layout());
       this.unit = this.layout.unitMs - margin;
       this.buffered = call(() => handle.clockKind()) === 'monotonic';
@@ -255,14 +293,24 @@ export function createApi(backend, host = {}) {
       return this.refill();
     }
 
+    /** Rebuilds the generator if its lease was re-acquired since. */
+    follow() {
+      if (this.epoch !== this.lease.epoch) {
+        this.epoch = this.lease.epoch;
+        this.h = this.make();
+      }
+    }
+
     refill() {
       if (this.len > 0) {
         if (this.pos >= this.len) this.run = Math.min(this.run * 2, this.cap);
         else if (this.pos * 2 < this.len) this.run = Math.max(this.run >> 1, Math.min(MIN_RUN, this.cap));
       }
       this.len = 0;
+      if (this.lease !== null) this.follow();
       const start = performance.now();
       const n = call(() => this.h.fill(this.buf, this.run, timing));
+      if (this.lease !== null) this.lease.check(call(() => this.h.highWaterMs()));
       this.deadline = this.buffered ? start + timing[0] + this.unit : -Infinity;
       this.len = n;
       this.pos = 1;
@@ -281,7 +329,9 @@ export function createApi(backend, host = {}) {
       }
       if (have < count) {
         this.len = 0;
+        if (this.lease !== null) this.follow();
         call(() => this.h.fillAll(have ? out.subarray(have) : out));
+        if (this.lease !== null) this.lease.check(call(() => this.h.highWaterMs()));
       }
       return out;
     }
@@ -327,20 +377,32 @@ export function createApi(backend, host = {}) {
   // --- the process-wide default generator -------------------------------
 
   let def = null;
+  /** The default generator's owner of a lease (configure() may rebuild it on the same lease). */
+  const DEFAULT_OWNER = Symbol('snowmint.default');
+
+  /** Installs (`defaultInit`) or replaces (`defaultConfigure`) the default generator; a lease's re-acquisition replaces it. */
+  function installDefault(options, what, init) {
+    const { spec, clockHandle, lease } = toSpec(options, what, host.defaultLease);
+    const make = () => {
+      const s = leased(spec, lease);
+      call(() => (init ? backend.defaultInit(s, clockHandle) : backend.defaultConfigure(s, clockHandle)));
+      init = false;
+      return backend.defaultHandle();
+    };
+    def = new IdSource(make, lease, DEFAULT_OWNER);
+    return def;
+  }
 
   function initDefault() {
-    const { spec, clockHandle } = toSpec(host.defaultOptions ? host.defaultOptions() : undefined, 'default options');
-    call(() => backend.defaultInit(spec, clockHandle));
-    def = new IdSource(backend.defaultHandle());
-    return def;
+    return installDefault(host.defaultOptions ? host.defaultOptions() : undefined, 'default options', true);
   }
 
   /** Configures the process-wide default generator (every worker thread shares it); unset options fall back to the host's defaults. */
   function configure(options) {
     const given = checkOptions('configure() options', options, SNOWFLAKE_OPTIONS);
-    const { spec, clockHandle } = toSpec({ ...host.defaultOptions?.(), ...given }, 'configure() options');
-    call(() => backend.defaultConfigure(spec, clockHandle));
-    def = new IdSource(backend.defaultHandle());
+    // An explicit lease wins over SNOWMINT_WORKER_ID.
+    const defaults = given.lease === undefined ? host.defaultOptions?.() : undefined;
+    installDefault({ ...defaults, ...given }, 'configure() options', false);
   }
 
   function nextId() {
@@ -360,12 +422,14 @@ export function createApi(backend, host = {}) {
     #decode;
     /** A generator of its own (options as for configure()). */
     constructor(options) {
-      const { spec, clockHandle } = toSpec(options);
-      const handle = call(() => backend.snowflakeNew(spec, clockHandle));
-      this.#src = new IdSource(handle);
+      const { spec, clockHandle, lease } = toSpec(options);
+      this.#src = new IdSource(() => call(() => backend.snowflakeNew(leased(spec, lease), clockHandle)), lease);
       this.#decode = snowflakeDecoder(this.#src.layout, spec.layout ? undefined : spec.preset);
-      this.workerId = spec.workerId;
       this.layout = this.#src.layout;
+    }
+    /** The worker ID (a lease's, which can change when a lost lease is re-acquired). */
+    get workerId() {
+      return call(() => this.#src.h.workerId());
     }
     next() {
       return this.#src.next();

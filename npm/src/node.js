@@ -1,9 +1,10 @@
 // Node entry: loads the napi-rs addon (node/) built into native/ and builds
 // the public API over it (api.js). Resolves the default generator's worker ID
-// from SNOWMINT_WORKER_ID; the worker-ID lease plugs in here too.
+// from SNOWMINT_WORKER_ID, else leases one among this machine's processes.
 import { createApi } from './api.js';
 import { makeError } from './errors.js';
 import { addon } from './addon.js';
+import { localLease } from './lease/local.js';
 
 /** SNOWMINT_WORKER_ID, when set, is the default generator's worker ID. */
 function defaultOptions() {
@@ -15,7 +16,19 @@ function defaultOptions() {
   return { workerId: Number(raw.trim()) };
 }
 
-const api = createApi({ ...addon, name: 'native' }, { defaultOptions });
+let zeroConfigLease = null;
+
+/**
+ * No worker ID configured: the default generator leases one among the
+ * processes of this machine (snowmint/lease's local lease), so cluster or
+ * pm2 workers never share one. Synchronous: it runs inside the first nextId().
+ */
+function defaultLease(workerBits) {
+  zeroConfigLease ??= localLease({ workerIds: { max: Math.min(2 ** workerBits, 1024) - 1 } });
+  return zeroConfigLease;
+}
+
+const api = createApi({ ...addon, name: 'native' }, { defaultOptions, defaultLease });
 
 export { SnowmintError, InvalidIdError, ConfigError, ClockError, ArgumentError, LeaseError } from './errors.js';
 export const {

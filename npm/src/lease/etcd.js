@@ -1,0 +1,87 @@
+// The many-hosts lease on etcd (the `etcd3` client): each claim grants an
+// etcd lease with the TTL and creates the worker key under it in a
+// transaction that succeeds only if the key does not exist
+// (createRevision == 0); renewal is a keep-alive of that lease plus a
+// transaction that records the bound only while the key still holds our
+// token. High-water bounds are plain keys without a lease.
+
+import { LeaseError } from '../errors.js';
+import { acquireLease, clockOf, idRange, ttlOptions } from './lease.js';
+import { addon } from '../addon.js';
+
+/**
+ * Leases a worker ID in etcd; resolves once the lease is held and its
+ * high-water bound has passed on the lease's clock.
+ *
+ * @param client an `Etcd3` client (yours: not closed by the lease)
+ * @param {{ prefix?: string, ttlMs?: number, renewMs?: number, marginMs?: number,
+ *   workerIds?: { min?: number, max?: number }, clock?: object | (() => number) }} [options]
+ *   etcd counts TTLs in whole seconds: the server's TTL is ttlMs rounded up.
+ */
+export function etcdLease(client, options = {}) {
+  if (typeof client?.lease !== 'function' || typeof client?.if !== 'function') {
+    throw new LeaseError('ERR_INVALID_OPTION', 'etcdLease() needs an Etcd3 client (npm package etcd3)');
+  }
+  const prefix = options.prefix ?? 'snowmint';
+  const timing = ttlOptions(options);
+  const workerKey = (id) => `${prefix}/worker/${id}`;
+  const boundKey = (id) => `${prefix}/hwm/${id}`;
+  /** The etcd lease behind the current claim (a new one per claim). */
+  let granted = null;
+  const revoke = () => {
+    const l = granted;
+    granted = null;
+    return l?.revoke().catch(() => {}); // it expires on its own anyway
+  };
+  const store = {
+    kind: 'etcd',
+    where: `${prefix}/`,
+    sync: false,
+    async bounds() {
+      const all = await client.getAll().prefix(`${prefix}/hwm/`).strings();
+      return new Map(Object.entries(all).map(([k, v]) => [Number(k.slice(prefix.length + 5)), Number(v)]));
+    },
+    async claim(ids, token) {
+      await revoke();
+      const lease = client.lease(Math.ceil(timing.ttlMs / 1000), { autoKeepAlive: false });
+      lease.on('lost', () => {}); // reported through extend()
+      const leaseId = await lease.grant();
+      for (const id of ids) {
+        const created = await client
+          .if(workerKey(id), 'Create', '==', 0)
+          .then(client.put(workerKey(id)).value(token).lease(leaseId))
+          .commit();
+        if (created.succeeded) {
+          granted = lease;
+          const bound = await client.get(boundKey(id)).string();
+          return { workerId: id, bound: Number(bound ?? 0) };
+        }
+      }
+      await lease.revoke().catch(() => {});
+      return null;
+    },
+    async extend(id, token, bound) {
+      if (!granted) return false;
+      const alive = await granted.keepaliveOnce().then(
+        (r) => Number(r.TTL) > 0,
+        (e) => {
+          if (e?.constructor?.name === 'EtcdLeaseInvalidError') return false;
+          throw e;
+        },
+      );
+      if (!alive) return false;
+      const recorded = await client
+        .if(workerKey(id), 'Value', '==', token)
+        .then(client.put(boundKey(id)).value(String(bound)))
+        .commit();
+      return recorded.succeeded;
+    },
+    async release(id, token, hwm) {
+      const then = [client.delete().key(workerKey(id))];
+      if (hwm !== null) then.push(client.put(boundKey(id)).value(String(hwm)));
+      await client.if(workerKey(id), 'Value', '==', token).then(...then).commit();
+      await revoke();
+    },
+  };
+  return acquireLease(store, { clock: clockOf(options.clock, addon.monotonicNowMs), range: idRange(options), timing });
+}

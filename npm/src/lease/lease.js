@@ -1,0 +1,338 @@
+// The one lease contract behind every kind of worker-ID lease (local lock
+// files, Redis, etcd): claiming, fencing, the high-water bound, renewal,
+// re-acquisition and release. A kind only supplies a small store (see
+// `Store` below); everything that decides whether an ID may be handed out
+// lives here, once.
+//
+// The rule that keeps IDs unique across holders of one worker ID:
+//   every ID a holder hands out lies in a tick below `covered`, and `covered`
+//   is written to the store (the "high-water bound") before any ID uses it;
+//   a new holder's generator starts after the bound it read when claiming.
+// So uniqueness never depends on timers firing, TTLs, or two hosts' clocks
+// agreeing: a holder that cannot extend its bound stops minting, and a
+// successor whose clock is behind the bound waits (or the core waits) until
+// its own clock has passed it. TTLs only decide how soon a dead holder's
+// worker ID becomes free again.
+//
+// api.js calls `check(tickMs)` after every claim from the generator, with the
+// generator's last minted tick, and hands out the claimed IDs only if it
+// returns (a buffered run is therefore never handed out beyond the bound,
+// whatever time it is handed out).
+
+import { EventEmitter } from 'node:events';
+import { randomBytes } from 'node:crypto';
+import { LeaseError } from '../errors.js';
+
+/**
+ * @typedef {object} Store  what a lease kind implements
+ * @property {string} kind            'local' | 'redis' | 'etcd'
+ * @property {string} where           names the place, for messages (a directory, a key prefix)
+ * @property {boolean} sync           true: claim/extend are synchronous and can never lose the lease (local)
+ * @property {(ids: number[], token: string, nowMs: number) => ({workerId: number, bound: number} | null) | Promise<...>} claim
+ *   claims the first of `ids` that is free (in that order), atomically; null if none is
+ * @property {(ids: number[]) => Map<number, number> | Promise<Map<number, number>>} bounds
+ *   the recorded high-water bound of each of `ids` (absent: none recorded)
+ * @property {(workerId: number, token: string, bound: number) => boolean | Promise<boolean>} extend
+ *   if the token still holds the worker ID: extends its expiry and records `bound`; false if it does not
+ * @property {(workerId: number, token: string, hwm: number | null) => void | Promise<void>} release
+ *   if the token still holds it: records `hwm` (when not null) as the exact high-water mark and frees it
+ */
+
+/** The clock a lease computes deadlines on: a TestClock, a function, or the given default. */
+export function clockOf(clock, fallback) {
+  if (clock === undefined) return fallback;
+  if (typeof clock === 'function') return clock;
+  if (clock && typeof clock.now === 'function') return () => clock.now();
+  throw new LeaseError('ERR_INVALID_OPTION', 'clock must be a TestClock or a function returning Unix ms');
+}
+
+/** Checked, defaulted timing options of a lease with a TTL. */
+export function ttlOptions(o) {
+  const ttlMs = o.ttlMs ?? 10_000;
+  const renewMs = o.renewMs ?? Math.round(ttlMs / 3);
+  const marginMs = o.marginMs ?? Math.round(ttlMs / 5);
+  for (const [k, v] of Object.entries({ ttlMs, renewMs, marginMs })) {
+    if (!Number.isInteger(v) || v <= 0) throw new LeaseError('ERR_INVALID_OPTION', `${k} must be a positive integer, got ${v}`);
+  }
+  if (renewMs + marginMs >= ttlMs) {
+    throw new LeaseError('ERR_INVALID_OPTION', `renewMs (${renewMs}) + marginMs (${marginMs}) must be below ttlMs (${ttlMs}): a renewal must land before the fence`);
+  }
+  return { ttlMs, renewMs, marginMs };
+}
+
+/** The worker IDs a lease may claim: `workerIds: { min, max }` within `size` (default: all of them). */
+export function idRange(o, size = 1024) {
+  const min = o.workerIds?.min ?? 0;
+  const max = o.workerIds?.max ?? size - 1;
+  if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min || max >= size) {
+    throw new LeaseError('ERR_INVALID_OPTION', `workerIds must satisfy 0 <= min <= max < ${size}, got { min: ${min}, max: ${max} }`);
+  }
+  return { min, max };
+}
+
+/**
+ * The order in which to try free worker IDs: `preferred` first (a holder
+ * re-acquiring keeps its ID when it can), then every ID whose recorded bound
+ * the clock has passed, lowest first (small, stable IDs; no wait), then the
+ * rest by bound (the shortest wait).
+ */
+export function claimOrder({ min, max }, bounds, nowMs, preferred) {
+  const ready = [];
+  const later = [];
+  for (let id = min; id <= max; id++) {
+    const b = bounds.get(id) ?? 0;
+    if (b < nowMs) ready.push(id);
+    else later.push(id);
+  }
+  later.sort((a, b) => bounds.get(a) - bounds.get(b) || a - b);
+  const order = [...ready, ...later];
+  if (preferred !== null && preferred >= min && preferred <= max && (bounds.get(preferred) ?? 0) < nowMs) {
+    order.splice(order.indexOf(preferred), 1);
+    order.unshift(preferred);
+  }
+  return order;
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function deadline(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new LeaseError('ERR_LEASE_TIMEOUT', `${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A worker-ID lease. Give it to a generator (`configure({ lease })`,
+ * `new Snowflake({ lease })`); it then takes its worker ID and its start
+ * from the lease and mints only while the lease covers it.
+ *
+ * Events: 'acquired' ({ workerId }) after a (re-)acquisition, 'lost' (LeaseError)
+ * when a renewal finds the worker ID no longer ours, 'renewFailed' (Error) when
+ * the store could not be reached (the lease may still recover before its fence).
+ */
+export class Lease extends EventEmitter {
+  #store;
+  #clock;
+  #range;
+  #timing;
+  #reserveMs;
+  #token = randomBytes(16).toString('hex');
+  #workerId = -1;
+  #resumeAfterMs = 0;
+  #covered = -Infinity;
+  #epoch = 0;
+  #state = 'new';
+  #lastError = null;
+  #renewedAt = 0;
+  #timer = null;
+  #owner = null;
+  #highWaterMs = null;
+
+  /**
+   * @param {Store} store
+   * @param {{ clock: () => number, range: {min: number, max: number}, timing?: {ttlMs: number, renewMs: number, marginMs: number}, reserveMs?: number }} o
+   *   `timing` for stores with a TTL; `reserveMs` for sync stores: how far past the
+   *   current tick each synchronous extension reserves (one write per that many ms of minting).
+   */
+  constructor(store, o) {
+    super();
+    this.#store = store;
+    this.#clock = o.clock;
+    this.#range = o.range;
+    this.#timing = o.timing ?? null;
+    this.#reserveMs = o.reserveMs ?? 0;
+  }
+
+  /** The leased worker ID (it can change when a lost lease is re-acquired; see `epoch`). */
+  get workerId() {
+    return this.#workerId;
+  }
+  /** The high-water bound recorded for this worker ID when it was claimed: mint only after it. */
+  get resumeAfterMs() {
+    return this.#resumeAfterMs;
+  }
+  /** Counts acquisitions: a generator rebuilds itself when it changes. */
+  get epoch() {
+    return this.#epoch;
+  }
+  /** 'held', 'lost' (re-acquiring), or 'released'. */
+  get state() {
+    return this.#state;
+  }
+  /** Worker IDs this lease may claim: `max + 1` must fit the generator's worker field. */
+  get size() {
+    return this.#range.max + 1;
+  }
+  get kind() {
+    return this.#store.kind;
+  }
+
+  /**
+   * Called by the generator after every claim with its last minted tick
+   * (Unix ms): returns if the lease covers it, else throws a LeaseError and
+   * the claimed IDs are dropped. Synchronous stores extend the bound here.
+   */
+  check(tickMs) {
+    if (tickMs < this.#covered) return;
+    if (this.#state === 'released') {
+      throw new LeaseError('ERR_LEASE_RELEASED', `the lease on worker ID ${this.#workerId} was released: configure a new lease (or a workerId) to mint again`);
+    }
+    if (this.#store.sync && this.#state === 'held') {
+      this.#record(tickMs + this.#reserveMs);
+      return;
+    }
+    throw this.#expired();
+  }
+
+  /** Ties the lease to one generator; `highWaterMs()` gives its exact last tick at release. */
+  bind(owner, highWaterMs) {
+    if (this.#owner !== null && this.#owner !== owner) {
+      throw new LeaseError('ERR_LEASE_IN_USE', `the lease on worker ID ${this.#workerId} already drives another generator: two generators on one worker ID would mint the same IDs`);
+    }
+    this.#owner = owner;
+    this.#highWaterMs = highWaterMs;
+  }
+
+  #expired() {
+    const since = this.#renewedAt ? `${Math.round(this.#clock() - this.#renewedAt)} ms ago` : 'never';
+    const why = this.#lastError ? `; last error: ${this.#lastError.message}` : '';
+    const state = this.#state === 'lost' ? 'lost (another holder may have it now)' : 'not renewed in time';
+    return new LeaseError(
+      'ERR_LEASE_EXPIRED',
+      `worker ID ${this.#workerId} (${this.#store.kind} lease at ${this.#store.where}) is ${state}: last renewed ${since}${why}. Minting stops until the lease is re-acquired (automatic, retried every ${this.#timing?.renewMs} ms).`,
+    );
+  }
+
+  /** Records `bound` synchronously (sync stores) and covers up to it. */
+  #record(bound) {
+    if (!this.#store.extend(this.#workerId, this.#token, bound)) throw this.#expired();
+    this.#covered = Math.max(this.#covered, bound);
+  }
+
+  /** Claims a worker ID (preferring the one held before); sync stores return synchronously. */
+  acquire() {
+    const run = (bounds) => {
+      const now = this.#clock();
+      const preferred = this.#workerId >= 0 ? this.#workerId : null;
+      const got = this.#store.claim(claimOrder(this.#range, bounds, now, preferred), this.#token, now);
+      return this.#store.sync ? this.#took(got) : Promise.resolve(got).then((g) => this.#took(g));
+    };
+    const ids = [];
+    for (let id = this.#range.min; id <= this.#range.max; id++) ids.push(id);
+    const bounds = this.#store.bounds(ids);
+    return this.#store.sync ? run(bounds) : Promise.resolve(bounds).then(run);
+  }
+
+  #unavailable() {
+    const { min, max } = this.#range;
+    return new LeaseError(
+      'ERR_LEASE_UNAVAILABLE',
+      `all ${max - min + 1} worker IDs (${min}..${max}) of the ${this.#store.kind} lease at ${this.#store.where} are leased by live generators; none is shared, so this generator cannot start. Free one (stop a generator) or widen workerIds.`,
+    );
+  }
+
+  #took(got) {
+    if (got === null) throw this.#unavailable();
+    this.#workerId = got.workerId;
+    this.#resumeAfterMs = got.bound;
+    this.#covered = -Infinity;
+    if (this.#store.sync) {
+      this.#record(Math.max(got.bound, this.#clock()) + this.#reserveMs);
+      return this.#held();
+    }
+    return this.#renew().then((ok) => {
+      if (!ok) throw this.#lastError ?? this.#unavailable();
+      return this.#held();
+    });
+  }
+
+  #held() {
+    this.#state = 'held';
+    this.#epoch++;
+    this.emit('acquired', { workerId: this.#workerId });
+    return this;
+  }
+
+  /** One compare-and-extend: records the new fence as the bound, then covers up to it. */
+  async #renew() {
+    const { ttlMs, marginMs } = this.#timing;
+    const sentAt = this.#clock();
+    // Never lower the bound: IDs up to the old one may already be out.
+    const bound = Math.max(this.#covered, sentAt + ttlMs - marginMs);
+    try {
+      const ok = await deadline(Promise.resolve(this.#store.extend(this.#workerId, this.#token, bound)), ttlMs - marginMs, 'lease renewal');
+      if (!ok) return false;
+      if (this.#state === 'released') return true;
+      this.#covered = bound;
+      this.#renewedAt = sentAt;
+      this.#lastError = null;
+      return true;
+    } catch (e) {
+      this.#lastError = e;
+      this.emit('renewFailed', e);
+      return null;
+    }
+  }
+
+  /** Keeps the lease: renews every renewMs, and re-acquires when it was lost. */
+  start() {
+    if (this.#store.sync || this.#timer) return this;
+    const loop = async () => {
+      if (this.#state === 'released') return;
+      if (this.#state === 'held') {
+        const ok = await this.#renew();
+        if (ok === false && this.#state === 'held') {
+          this.#state = 'lost';
+          this.#lastError = new LeaseError('ERR_LEASE_LOST', `worker ID ${this.#workerId} is no longer held by this lease (expired in the store)`);
+          this.emit('lost', this.#lastError);
+        }
+      }
+      if (this.#state === 'lost') {
+        try {
+          await this.acquire();
+        } catch (e) {
+          this.#lastError = e;
+        }
+      }
+      if (this.#state !== 'released') this.#timer = setTimeout(loop, this.#timing.renewMs).unref();
+    };
+    this.#timer = setTimeout(loop, this.#timing.renewMs).unref();
+    return this;
+  }
+
+  /**
+   * Waits until the lease's clock has passed the bound this worker ID was
+   * claimed with, so a generator built now mints at once instead of waiting
+   * (the core enforces the bound either way).
+   */
+  async untilPastBound() {
+    for (let wait; (wait = this.#resumeAfterMs - this.#clock() + 1) > 0; ) await sleep(Math.min(wait, 1000));
+    return this;
+  }
+
+  /**
+   * Stops minting, records the exact high-water mark and frees the worker
+   * ID. Idempotent. Synchronous for local leases (safe in an 'exit' handler).
+   */
+  release() {
+    if (this.#state === 'released') return this.#store.sync ? undefined : Promise.resolve();
+    const held = this.#state === 'held' || this.#state === 'lost';
+    this.#state = 'released';
+    clearTimeout(this.#timer);
+    this.#covered = -Infinity;
+    if (!held) return this.#store.sync ? undefined : Promise.resolve();
+    const hwm = this.#highWaterMs?.() ?? null;
+    const done = this.#store.release(this.#workerId, this.#token, hwm);
+    return this.#store.sync ? done : Promise.resolve(done);
+  }
+}
+
+/** Claims with a store and starts renewing: what every async lease factory returns. */
+export async function acquireLease(store, o) {
+  const lease = new Lease(store, o);
+  await lease.acquire();
+  await lease.untilPastBound();
+  return lease.start();
+}
