@@ -25,8 +25,18 @@ export class TestClock {
 }
 
 export interface SnowflakeOptions {
-  /** 0 to the layout's largest worker ID (1023 for Twitter). Default: SNOWMINT_WORKER_ID, else 0. */
+  /**
+   * 0 to the layout's largest worker ID (1023 for Twitter). Default for the
+   * default generator: SNOWMINT_WORKER_ID, else a worker ID leased among the
+   * processes of this machine (snowmint/lease); for `new Snowflake`: 0.
+   */
   workerId?: number;
+  /**
+   * A worker-ID lease (snowmint/lease) instead of a workerId: the generator
+   * takes the lease's worker ID, starts after its high-water bound, and throws
+   * LeaseError while the lease does not cover what it would mint.
+   */
+  lease?: import('./src/lease/index.js').Lease;
   /** Default 'twitter'. */
   preset?: Preset;
   /** A custom layout instead of a preset. */

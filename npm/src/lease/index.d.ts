@@ -1,0 +1,60 @@
+// snowmint/lease: worker-ID leases (Node only). See docs/lease.md.
+import { EventEmitter } from 'node:events';
+import { LeaseError, TestClock } from '../../index.js';
+
+export { LeaseError };
+
+/** The clock deadlines are computed on: the generator's (a TestClock in tests), or a function returning Unix ms. */
+export type LeaseClock = TestClock | (() => number);
+
+export interface LeaseOptions {
+  /** Only these worker IDs (default: 0..1023). */
+  workerIds?: { min?: number; max?: number };
+  /** Default: the core's monotonic clock, the one the default generator reads. */
+  clock?: LeaseClock;
+}
+
+export interface TtlLeaseOptions extends LeaseOptions {
+  /** Namespace of the keys (default 'snowmint'). */
+  prefix?: string;
+  /** Lifetime of a claim without renewal (default 10000). */
+  ttlMs?: number;
+  /** Renewal period (default ttlMs / 3). */
+  renewMs?: number;
+  /** The generator stops this long before the TTL runs out (default ttlMs / 5). */
+  marginMs?: number;
+}
+
+/**
+ * A leased worker ID. Give it to a generator: `configure({ lease })` or
+ * `new Snowflake({ lease })`. A generator on a lease that is lost or not
+ * renewed in time throws LeaseError `ERR_LEASE_EXPIRED` instead of minting,
+ * until the lease is re-acquired (automatically, maybe on another worker ID).
+ */
+export declare class Lease extends EventEmitter {
+  readonly workerId: number;
+  /** The high-water bound recorded for this worker ID when claimed: its first ID lies after it. */
+  readonly resumeAfterMs: number;
+  readonly epoch: number;
+  readonly state: 'held' | 'lost' | 'released';
+  readonly size: number;
+  readonly kind: 'local' | 'redis' | 'etcd';
+  /** Records the exact high-water mark and frees the worker ID; synchronous for local leases. */
+  release(): Promise<void> | void;
+  on(event: 'acquired', listener: (info: { workerId: number }) => void): this;
+  on(event: 'lost', listener: (error: LeaseError) => void): this;
+  on(event: 'renewFailed', listener: (error: Error) => void): this;
+}
+
+/** One host: a lock file per worker ID in `dir`, freed by the kernel when the holder dies. */
+export declare function localLease(options?: LeaseOptions & { dir?: string }): Lease;
+/** The default lease directory: `snowmint-leases-<user>` under the OS temp dir. */
+export declare function defaultLeaseDir(): string;
+/** Many hosts: Redis, through an ioredis client or a connected node-redis client. */
+export declare function redisLease(client: unknown, options?: TtlLeaseOptions): Promise<Lease>;
+/** Many hosts: etcd, through an `Etcd3` client (npm etcd3). */
+export declare function etcdLease(client: unknown, options?: TtlLeaseOptions): Promise<Lease>;
+/** Kubernetes StatefulSet: the pod ordinal of `name-N` (plus offset). */
+export declare function workerIdFromHostname(options?: { hostname?: string; offset?: number; max?: number }): number;
+/** A worker ID from an environment variable. */
+export declare function workerIdFromEnv(name: string, options?: { max?: number }): number;
