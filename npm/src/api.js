@@ -49,13 +49,15 @@ function oneOf(what, value, allowed, code = 'ERR_INVALID_OPTION') {
   throw makeError(code, `${what} ${shown} is not supported: expected one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
 }
 
+const NO_OPTIONS = Object.freeze({});
+
 function checkOptions(what, options, allowed) {
-  if (options === undefined) return {};
+  if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw typeError(what, 'an object', options);
   }
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) {
+  for (const key in options) {
+    if (Object.hasOwn(options, key) && !allowed.includes(key)) {
       throw optionError(`unknown option '${key}' in ${what}: expected ${allowed.map((a) => `'${a}'`).join(', ')}`);
     }
   }
@@ -218,6 +220,13 @@ export function createApi(backend, host = {}) {
     return lease === null ? spec : { ...spec, workerId: lease.workerId, resumeAfterMs: lease.resumeAfterMs };
   }
 
+  /** Builds a preset's `parts` object; literal shapes for the known names keep decode fast. */
+  function partsMaker(high, low) {
+    if (high === 'datacenter' && low === 'worker') return (h, l) => ({ datacenter: h, worker: l });
+    if (high === 'worker' && low === 'process') return (h, l) => ({ worker: h, process: l });
+    return (h, l) => ({ [high]: h, [low]: l });
+  }
+
   /** Reads a Snowflake's fields with JavaScript BigInt shifts (proven equal to the core by the shared vectors). */
   function snowflakeDecoder(layout, preset) {
     const sb = BigInt(layout.sequenceBits);
@@ -227,27 +236,39 @@ export function createApi(backend, host = {}) {
     const seqFirst = layout.order === 'sequence-worker';
     const [wShift, sShift] = seqFirst ? [0n, wb] : [sb, 0n];
     const num = (v, bits) => (bits <= 53n ? Number(v) : v);
-    const { split } = layout;
+    const { split, unitMs, epoch } = layout;
+    const parts = split && partsMaker(split.high, split.low);
+    const lowDiv = split ? 2 ** split.lowBits : 1;
+    const ws = layout.workerBits + layout.sequenceBits;
+    // Worker and sequence in the low 32 bits: two BigInt operations, then number math.
+    const low32 = ws <= 32;
+    const tickDiv = 2 ** ws;
+    const hiMul = 2 ** (32 - ws);
+    const wDiv = 2 ** (seqFirst ? 0 : layout.sequenceBits);
+    const sDiv = 2 ** (seqFirst ? layout.workerBits : 0);
+    const wMod = 2 ** layout.workerBits;
+    const sMod = 2 ** layout.sequenceBits;
     return (id) => {
       if (id < 0n || id > U63) {
         // The core's parser names the problem (sign, size) in its own words.
         call(() => backend.decodeText(String(id), 'snowflake'));
       }
-      const timestamp = Number(id >> (wb + sb)) * layout.unitMs + layout.epoch;
-      const workerId = num((id >> wShift) & wMask, wb);
-      const rec = {
-        kind: 'snowflake',
-        id,
-        timestamp,
-        date: new Date(timestamp),
-        workerId,
-        sequence: num((id >> sShift) & sMask, sb),
-      };
-      if (preset) rec.preset = preset;
-      if (split) {
-        const low = 2 ** split.lowBits;
-        rec.parts = { [split.high]: Math.floor(workerId / low), [split.low]: workerId % low };
+      let tick, workerId, sequence;
+      if (low32) {
+        const hi = Number(id >> 32n);
+        const lo = Number(id & 0xffffffffn);
+        tick = hi * hiMul + Math.floor(lo / tickDiv);
+        workerId = Math.floor(lo / wDiv) % wMod;
+        sequence = Math.floor(lo / sDiv) % sMod;
+      } else {
+        tick = Number(id >> (wb + sb));
+        workerId = num((id >> wShift) & wMask, wb);
+        sequence = num((id >> sShift) & sMask, sb);
       }
+      const timestamp = tick * unitMs + epoch;
+      const rec = { kind: 'snowflake', id, timestamp, date: new Date(timestamp), workerId, sequence };
+      if (preset) rec.preset = preset;
+      if (parts) rec.parts = parts(Math.floor(workerId / lowDiv), workerId % lowDiv);
       return rec;
     };
   }
@@ -286,11 +307,20 @@ export function createApi(backend, host = {}) {
       this.pos = 0;
       this.len = 0;
       this.deadline = -Infinity;
+      this.decode = snowflakeDecoder(this.layout);
     }
 
     next() {
       if (this.pos < this.len && performance.now() < this.deadline) return this.buf[this.pos++];
       return this.refill();
+    }
+
+    /** Rebuilds the generator if its lease was re-acquired since. */
+    follow() {
+      if (this.epoch !== this.lease.epoch) {
+        this.epoch = this.lease.epoch;
+        this.h = this.make();
+      }
     }
 
     /** Rebuilds the generator if its lease was re-acquired since. */
@@ -482,7 +512,7 @@ export function createApi(backend, host = {}) {
   function decoderFor(o) {
     if (o.layout !== undefined) return snowflakeDecoder(call(() => backend.layoutOf(toSpec({ layout: o.layout }).spec)));
     if (o.preset !== undefined) return presetDecoder(oneOf('preset', o.preset, presets));
-    return def ? snowflakeDecoder(def.layout) : presetDecoder(presets[0]);
+    return def ? def.decode : presetDecoder(presets[0]);
   }
 
   /** Any ID (bigint or string) -> a record of its fields; see index.d.ts. */

@@ -1,0 +1,192 @@
+// snowmint against its npm peers, all in this one process, printed as ratios
+// (absolute times on a shared 2-core machine are noise; ratios from
+// interleaved rounds are not). Run: cd bench/node && npm install && node bench.js
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { Snowflake as Sapphire } from '@sapphire/snowflake';
+import { ObjectId } from 'bson';
+import { Snowflake as NodejsSnowflake } from 'nodejs-snowflake';
+import { typeid as typeidJs } from 'typeid-js';
+import { monotonicFactory } from 'ulid';
+import { monotonicFactory as ulidxMonotonic } from 'ulidx';
+import { v4 as uuidV4, v7 as uuidV7 } from 'uuid';
+import { uuidv7 as uuidv7Pkg } from 'uuidv7';
+import * as sm from '../../npm/src/node.js';
+
+const require = createRequire(import.meta.url);
+const FlakeId = require('flake-idgen');
+const KSUID = require('ksuid');
+const hyperid = require('hyperid');
+
+const SNOWMINT = new URL('../../npm/src/node.js', import.meta.url).href;
+const ROUNDS = Number(process.env.ROUNDS ?? 7);
+const CAP = 4_096_000;
+const results = [];
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** ns per call of `f`, `n` calls per round; the result is kept so nothing is optimized away. */
+function timeCalls(f, n) {
+  let last;
+  const t = performance.now();
+  for (let i = 0; i < n; i++) last = f();
+  const ns = ((performance.now() - t) * 1e6) / n;
+  if (last === undefined) throw new Error('no result');
+  return ns;
+}
+
+/** Interleaved rounds of every contender; median ns per call of each. */
+function compare(measure, contenders) {
+  const samples = contenders.map(() => []);
+  for (let r = 0; r < ROUNDS + 1; r++) {
+    contenders.forEach(([, f], i) => {
+      const ns = measure(f);
+      if (r > 0) samples[i].push(ns); // round 0 warms up
+    });
+  }
+  return contenders.map(([name], i) => ({ name, ns: median(samples[i]) }));
+}
+
+function report(title, rows, goals = []) {
+  console.log(`\n${title}`);
+  const base = rows[0];
+  for (const row of rows) {
+    const ratio = row.ns / base.ns;
+    console.log(`  ${row.name.padEnd(34)} ${row.ns.toFixed(1).padStart(8)} ns/ID   ${row === base ? '' : `snowmint is ${ratio.toFixed(2)}x faster`}`);
+  }
+  for (const [peer, want] of goals) {
+    const row = rows.find((r) => r.name === peer);
+    const ratio = row.ns / base.ns;
+    results.push({ goal: `${base.name} vs ${peer}: >= ${want}x`, got: `${ratio.toFixed(2)}x`, met: ratio >= want });
+  }
+}
+
+/** Bursts of 4,000 calls, each starting on a fresh millisecond as a request would. */
+function burst(f) {
+  const B = 25;
+  let total = 0;
+  for (let b = 0; b < B; b++) {
+    const ms = Date.now();
+    while (Date.now() === ms);
+    const t = performance.now();
+    for (let i = 0; i < 4000; i++) f();
+    total += performance.now() - t;
+  }
+  return (total * 1e6) / (B * 4000);
+}
+
+function duplicates(f, n) {
+  const seen = new Set();
+  for (let i = 0; i < n; i++) seen.add(String(f()));
+  return n - seen.size;
+}
+
+// --- 1. nextId() in bursts ------------------------------------------------
+const sapphire = new Sapphire(1288834974657n);
+const flake = new FlakeId();
+const nodejsSnowflake = new NodejsSnowflake();
+report(
+  'Snowflake, bursts of 4,000 calls',
+  compare(burst, [
+    ['snowmint nextId()', sm.nextId],
+    ['@sapphire/snowflake generate()', () => sapphire.generate()],
+    ['flake-idgen next()', () => flake.next()],
+    ['nodejs-snowflake getUniqueID()', () => nodejsSnowflake.getUniqueID()],
+  ]),
+  [['@sapphire/snowflake generate()', 1.5], ['flake-idgen next()', 2]],
+);
+const dupes = [
+  ['snowmint nextId()', duplicates(sm.nextId, 400_000)],
+  ['@sapphire/snowflake generate()', duplicates(() => sapphire.generate(), 400_000)],
+];
+for (const [name, d] of dupes) console.log(`  duplicates in 400,000 from ${name}: ${d}`);
+results.push({ goal: 'snowmint nextId(): 0 duplicates', got: String(dupes[0][1]), met: dupes[0][1] === 0 });
+
+// --- 2. sustained throughput against the layout's cap -----------------------
+const SUSTAIN = `
+  const { parentPort, workerData } = require('node:worker_threads');
+  import(workerData.pkg).then((sm) => {
+    sm.nextId();
+    const view = new Int32Array(workerData.sab);
+    Atomics.add(view, 0, 1);
+    while (Atomics.load(view, 1) === 0);
+    const end = performance.now() + 1000;
+    let n = 0;
+    while (performance.now() < end) for (let i = 0; i < 1024; i++) { sm.nextId(); n++; }
+    parentPort.postMessage(n);
+  });`;
+
+async function sustained(threads) {
+  const sab = new SharedArrayBuffer(8);
+  const view = new Int32Array(sab);
+  const counts = [...Array(threads)].map(() => {
+    const w = new Worker(SUSTAIN, { eval: true, workerData: { pkg: SNOWMINT, sab } });
+    return new Promise((resolve, reject) => w.once('message', resolve).once('error', reject));
+  });
+  while (Atomics.load(view, 0) < threads) await new Promise((r) => setTimeout(r, 1));
+  Atomics.store(view, 1, 1);
+  const n = (await Promise.all(counts)).reduce((a, b) => a + b, 0);
+  return n;
+}
+
+console.log('\nSustained nextId() for 1 s (cap of the Twitter layout: 4,096,000 IDs/s)');
+for (const threads of [1, 2]) {
+  const runs = [];
+  for (let r = 0; r < 3; r++) runs.push(await sustained(threads));
+  const best = Math.max(...runs);
+  const share = best / CAP;
+  console.log(`  ${threads} thread(s): ${runs.map((n) => n.toLocaleString('en')).join(', ')} IDs/s -> best ${(share * 100).toFixed(1)}% of cap`);
+  results.push({ goal: `sustained, ${threads} thread(s): >= 97% of cap`, got: `${(share * 100).toFixed(1)}%`, met: share >= 0.97 });
+}
+
+// --- 3. strings -------------------------------------------------------------
+const N = 200_000;
+const calls = (f) => timeCalls(f, N);
+const ulidMono = monotonicFactory();
+const ulidxMono = ulidxMonotonic();
+report('ULID', compare(calls, [['snowmint ulid()', sm.ulid], ["ulid monotonicFactory()", ulidMono], ['ulidx monotonicFactory()', ulidxMono]]), [
+  ["ulid monotonicFactory()", 3],
+]);
+report('UUIDv7', compare(calls, [['snowmint uuidv7()', sm.uuidv7], ['uuidv7 uuidv7()', uuidv7Pkg], ['uuid v7()', uuidV7]]), [
+  ['uuidv7 uuidv7()', 3],
+  ['uuid v7()', 10],
+]);
+report('UUIDv4, results dropped', compare(calls, [['snowmint uuidv4()', sm.uuidv4], ['crypto.randomUUID()', () => crypto.randomUUID()], ['uuid v4()', uuidV4]]), [
+  ['crypto.randomUUID()', 1],
+]);
+/** ns per ID when a million results are kept in an array. */
+function kept(f) {
+  const out = new Array(1_000_000);
+  const t = performance.now();
+  for (let i = 0; i < out.length; i++) out[i] = f();
+  return ((performance.now() - t) * 1e6) / out.length;
+}
+report('UUIDv4, 1,000,000 results kept', compare(kept, [['snowmint uuidv4()', sm.uuidv4], ['crypto.randomUUID()', () => crypto.randomUUID()]]), [
+  ['crypto.randomUUID()', 3],
+]);
+
+// --- 4. decode --------------------------------------------------------------
+const sample = Array.from({ length: 1024 }, () => sapphire.generate());
+let k = 0;
+report(
+  'Decode a Snowflake bigint',
+  compare(calls, [
+    ['snowmint decode(bigint)', () => sm.decode(sample[k++ & 1023], { preset: 'twitter' })],
+    ['@sapphire/snowflake deconstruct()', () => sapphire.deconstruct(sample[k++ & 1023])],
+  ]),
+  [['@sapphire/snowflake deconstruct()', 1]],
+);
+
+// --- 5. the other kinds, for reference ---------------------------------------
+report('Other kinds (for reference)', compare(calls, [
+  ["snowmint typeid('user')", () => sm.typeid('user')],
+  ["typeid-js typeid('user')", () => typeidJs('user').toString()],
+  ['snowmint ksuid()', sm.ksuid],
+  ['ksuid randomSync()', () => KSUID.randomSync().string],
+  ['snowmint objectId()', sm.objectId],
+  ['bson new ObjectId()', () => new ObjectId().toHexString()],
+  ['hyperid()', hyperid()],
+]));
+
+console.log('\nGoals');
+for (const r of results) console.log(`  ${r.met ? 'met   ' : 'MISSED'} ${r.goal.padEnd(58)} ${r.got}`);
