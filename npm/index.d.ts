@@ -70,7 +70,8 @@ export interface SnowflakeRecord {
   id: bigint;
   /** Start of the ID's tick, Unix ms. */
   timestamp: number;
-  date: Date;
+  /** `new Date(timestamp)`, built when read (a getter, not an own property). */
+  readonly date: Date;
   /** The whole worker field. */
   workerId: number;
   sequence: number;

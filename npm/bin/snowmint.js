@@ -77,8 +77,10 @@ function main(argv) {
     if (args.length === 0) fail('decode needs at least one ID');
     const records = args.map((id) => {
       const options = { preset: values.preset, kind: values.kind };
-      const rec = snowmint.decode(id, JSON.parse(JSON.stringify(options)));
-      if (rec.date) rec.date = rec.date.toISOString();
+      const decoded = snowmint.decode(id, JSON.parse(JSON.stringify(options)));
+      // A Snowflake record's `date` is a getter, so copy it explicitly.
+      const rec = { ...decoded };
+      if (decoded.date) rec.date = decoded.date.toISOString();
       return rec;
     });
     if (values.json) return console.log(toJson(records.length === 1 ? records[0] : records));

@@ -22,6 +22,35 @@ const MAX_ID_RUN = 4096;
 const MAX_TEXT_RUN = 256;
 const MAX_BATCH = 1 << 24;
 const U63 = (1n << 63n) - 1n;
+/**
+ * A decoded Snowflake. `date` is computed when read: building a Date costs
+ * more than decoding the fields, and most callers want only one of them.
+ */
+class SnowflakeRecord {
+  constructor(id, timestamp, workerId, sequence) {
+    this.kind = 'snowflake';
+    this.id = id;
+    this.timestamp = timestamp;
+    this.workerId = workerId;
+    this.sequence = sequence;
+  }
+
+  get date() {
+    return new Date(this.timestamp);
+  }
+
+  /** JSON keeps `date` (as its ISO text) like a plain record would. */
+  toJSON() {
+    return { ...this, id: String(this.id), date: this.date };
+  }
+}
+
+/** Scratch views that split a 64-bit value into 32-bit halves (see snowflakeDecoder). */
+const SPLIT64 = new BigUint64Array(1);
+const SPLIT32 = new Uint32Array(SPLIT64.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LO = LITTLE_ENDIAN ? 0 : 1;
+const HI = 1 - LO;
 
 const ID_KINDS = ['snowflake', 'ulid', 'uuid', 'ksuid', 'objectid', 'typeid'];
 const DECODE_KINDS = [...ID_KINDS, 'human'];
@@ -227,7 +256,11 @@ export function createApi(backend, host = {}) {
     return (h, l) => ({ [high]: h, [low]: l });
   }
 
-  /** Reads a Snowflake's fields with JavaScript BigInt shifts (proven equal to the core by the shared vectors). */
+  /**
+   * Reads a Snowflake's fields in JavaScript (proven equal to the core by the
+   * shared vectors). The two 32-bit halves come from a typed-array view: one
+   * store instead of two BigInt operations, each of which allocates.
+   */
   function snowflakeDecoder(layout, preset) {
     const sb = BigInt(layout.sequenceBits);
     const wb = BigInt(layout.workerBits);
@@ -255,8 +288,9 @@ export function createApi(backend, host = {}) {
       }
       let tick, workerId, sequence;
       if (low32) {
-        const hi = Number(id >> 32n);
-        const lo = Number(id & 0xffffffffn);
+        SPLIT64[0] = id;
+        const hi = SPLIT32[HI];
+        const lo = SPLIT32[LO];
         tick = hi * hiMul + Math.floor(lo / tickDiv);
         workerId = Math.floor(lo / wDiv) % wMod;
         sequence = Math.floor(lo / sDiv) % sMod;
@@ -265,8 +299,7 @@ export function createApi(backend, host = {}) {
         workerId = num((id >> wShift) & wMask, wb);
         sequence = num((id >> sShift) & sMask, sb);
       }
-      const timestamp = tick * unitMs + epoch;
-      const rec = { kind: 'snowflake', id, timestamp, date: new Date(timestamp), workerId, sequence };
+      const rec = new SnowflakeRecord(id, tick * unitMs + epoch, workerId, sequence);
       if (preset) rec.preset = preset;
       if (parts) rec.parts = parts(Math.floor(workerId / lowDiv), workerId % lowDiv);
       return rec;
