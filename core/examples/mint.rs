@@ -10,7 +10,10 @@ fn main() -> Result<(), Error> {
     let id = ids.next()?;
     println!("snowflake  {id}  (worker {})", ids.decode(id)?.worker_id);
     let ulid = snowmint::new_ulid()?;
-    println!("ulid       {ulid}  human {}", base32::to_human(ulid.0, 26, None));
+    println!(
+        "ulid       {ulid}  human {}",
+        base32::to_human(ulid.0, 26, None)
+    );
     println!("uuidv7     {}", snowmint::new_uuid_v7()?);
     println!("uuidv4     {}", snowmint::new_uuid_v4());
     println!("uuidv1     {}", snowmint::new_uuid_v1()?);
