@@ -60,12 +60,6 @@ impl KeyKind {
         matches!(self, KeyKind::Snowflake | KeyKind::Sequence)
     }
 
-    /// True for the kinds whose packing the benchmark promises (snowmint's
-    /// monotonic 16-byte IDs).
-    pub fn is_monotonic_snowmint_uuid(self) -> bool {
-        matches!(self, KeyKind::UuidV7 | KeyKind::Ulid)
-    }
-
     /// `rows` keys of this kind, in minting order.
     pub fn mint(self, rows: usize) -> Result<Keys> {
         match self {

@@ -242,7 +242,11 @@ impl Database for Postgres {
         )?;
         Ok(format!(
             "PostgreSQL {} (private cluster): shared_buffers {}, 8 KiB pages, autovacuum off, synchronous_commit off",
-            row.get::<_, String>(0),
+            // "15.18 (Debian 15.18-0+deb12u1)": the version is the first word.
+            row.get::<_, String>(0)
+                .split(' ')
+                .next()
+                .unwrap_or_default(),
             row.get::<_, String>(1)
         ))
     }

@@ -30,79 +30,75 @@ pub fn load_font(path: &Path) -> Result<()> {
         .map_err(|_| anyhow!("{} is not a TrueType or OpenType font", path.display()))
 }
 
+/// A key type's insert rate along the run (see [`rate_curve`](crate::report::Summary::rate_curve)).
+type Curve = (KeyKind, Vec<(f64, f64)>);
+
 /// Draws every database's curves into the PNG at `path`.
 pub fn draw(path: &Path, reports: &[DbReport]) -> Result<()> {
     let root = BitMapBackend::new(path, (1600, 600 * reports.len() as u32)).into_drawing_area();
     root.fill(&WHITE)?;
     for (report, row) in reports.iter().zip(root.split_evenly((reports.len(), 1))) {
-        let total = report
+        let curves: Vec<Curve> = report
             .keys
             .iter()
-            .flat_map(|s| s.curve.last())
-            .map(|p| p.0)
-            .fold(0.0, f64::max);
-        let first = report
-            .keys
-            .iter()
-            .flat_map(|s| s.curve.first())
-            .map(|p| p.0)
-            .fold(total, f64::min);
+            .map(|s| (s.kind, s.rate_curve()))
+            .collect();
+        let points = || curves.iter().flat_map(|c| &c.1);
+        let first = points().map(|p| p.0).fold(f64::INFINITY, f64::min);
+        let last = points().map(|p| p.0).fold(0.0, f64::max);
+        let top = points().map(|p| p.1).fold(0.0, f64::max) * 1.08;
         let (linear, log) = row.split_horizontally(800);
-        panel(&linear, report, 0.0..total * 1.02, "linear")?;
+        let caption = |scale| format!("{}: insert rate ({scale})", report.name);
+        panel(&linear, &caption("linear"), &curves, 0.0..last * 1.02, top)?;
         panel(
             &log,
-            report,
-            (first * 0.8..total * 1.25).log_scale(),
-            "log x",
+            &caption("log x"),
+            &curves,
+            (first * 0.8..last * 1.25).log_scale(),
+            top,
         )?;
     }
     root.present()?;
     Ok(())
 }
 
-/// One panel over the x axis `x` (a linear or a log range of rows).
+/// One panel over the x axis `x` (a linear or a log range of rows) and
+/// rates up to `top`.
 fn panel<X>(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
-    report: &DbReport,
+    caption: &str,
+    curves: &[Curve],
     x: X,
-    scale: &str,
+    top: f64,
 ) -> Result<()>
 where
     X: AsRangedCoord<Value = f64>,
     X::CoordDescType: ValueFormatter<f64> + Ranged<ValueType = f64>,
 {
-    let top = report
-        .keys
-        .iter()
-        .flat_map(|s| &s.curve)
-        .map(|p| p.1)
-        .fold(0.0, f64::max);
     let mut chart = ChartBuilder::on(area)
-        .caption(
-            format!("{}: insert rate ({scale})", report.name),
-            ("sans-serif", 26),
-        )
+        .caption(caption, ("sans-serif", 26))
         .margin(16)
         .x_label_area_size(50)
         .y_label_area_size(80)
-        .build_cartesian_2d(x, 0.0..top * 1.08)?;
+        .build_cartesian_2d(x, 0.0..top)?;
     chart
         .configure_mesh()
         .x_desc("rows inserted")
-        .y_desc("rows/s (each transaction, median of the runs)")
+        .y_desc("rows/s (median of the runs, smoothed over ±10% of the rows)")
         .x_label_formatter(&|v| si(*v))
         .y_label_formatter(&|v| si(*v))
         .label_style(("sans-serif", 16))
         .axis_desc_style(("sans-serif", 18))
+        .light_line_style(RGBColor(240, 240, 240))
         .draw()?;
-    for s in &report.keys {
-        let color = color(s.kind);
+    for (kind, points) in curves {
+        let color = color(*kind);
         chart
             .draw_series(LineSeries::new(
-                s.curve.iter().copied(),
+                points.iter().copied(),
                 color.stroke_width(2),
             ))?
-            .label(s.kind.label())
+            .label(kind.label())
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], color.stroke_width(3)));
     }
     chart
