@@ -1,9 +1,134 @@
-//! wasm-bindgen binding of snowmint: conversion only (see docs/js-api.md).
+//! wasm-bindgen binding of snowmint for browsers and edge runtimes: it
+//! implements the backend interface of `npm/src/backend.d.ts` (the same one
+//! the napi-rs binding implements) and only converts between JS values and
+//! core calls, like `node/`. The clock is the core's `MonotonicClock`, which
+//! on this target reads `Date.now()` once and then `performance.now()`, so
+//! a wall-clock change under the page never reaches the IDs; randomness is
+//! rand's `ThreadRng` (ChaCha12), seeded in blocks from
+//! `crypto.getRandomValues`. A wasm instance is single-threaded: shared
+//! state is `Rc`/`RefCell`, and the default generator is one per instance
+//! (page or worker).
 
+mod decode;
+mod snowflake;
+
+// SAFETY: wasm32-unknown-unknown without the atomics feature has one thread.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+#[global_allocator]
+static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
+    unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
+
+use js_sys::{Float64Array, Object, Reflect};
+use snowmint::clock::{Clock, MonotonicClock};
+use snowmint::ulid::Ulid;
+use snowmint::uuid::Uuid;
+use snowmint::{Error, IdText};
 use wasm_bindgen::prelude::*;
+use web_time::Instant;
 
-/// A monotonic ULID.
+/// A JS `Error` with the stable `code` api.js maps to a public class.
+fn js_error(code: &str, message: &str) -> JsValue {
+    let err = js_sys::Error::new(message);
+    set(&err, "code", code);
+    err.into()
+}
+
+/// A core error as the JS error api.js expects (code + Display text).
+fn core_error(e: impl Into<Error>) -> JsValue {
+    let e = e.into();
+    js_error(e.code(), &e.to_string())
+}
+
+/// A name api.js let through but the core does not know.
+fn invalid_option(what: &str, value: &str) -> JsValue {
+    js_error("ERR_INVALID_OPTION", &format!("unknown {what} '{value}'"))
+}
+
+/// Sets a property on a plain object (the objects are fresh, so it cannot fail).
+fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
+    let _ = Reflect::set(obj, &JsValue::from_str(key), &value.into());
+}
+
+/// Milliseconds from `start` during which `clock` still read a time that
+/// `fresh` accepts (the minted tick or earlier), or 0 if it has moved on:
+/// api.js adds it to its own `performance.now()` taken before the call.
+fn fresh_ms(start: Instant, clock: &impl Clock, fresh: impl Fn(u64) -> bool) -> f64 {
+    let spent = start.elapsed().as_secs_f64() * 1e3;
+    if fresh(clock.now_ms()) { spent } else { 0.0 }
+}
+
+/// `count` new IDs' texts concatenated (each kind has a fixed width);
+/// `timing[0]` as in `fill`, for the ULID and v7 batches api.js times.
+/// Those two take one clock reading per batch.
+#[wasm_bindgen(js_name = mintText)]
+pub fn mint_text(kind: &str, count: u32, timing: &Float64Array) -> Result<String, JsValue> {
+    let start = Instant::now();
+    let n = count as usize;
+    let mut text = String::with_capacity(n * 36);
+    let out = &mut text;
+    let first_ms = match kind {
+        "ulid" => {
+            let mut ids = vec![Ulid::NIL; n];
+            snowmint::new_ulids(&mut ids).map_err(core_error)?;
+            ids.iter().for_each(|id| out.push_str(&id.to_text()));
+            ids.first().map(Ulid::timestamp_ms)
+        }
+        "uuidv7" => {
+            let mut ids = vec![Uuid::NIL; n];
+            snowmint::new_uuid_v7s(&mut ids).map_err(core_error)?;
+            ids.iter().for_each(|id| out.push_str(&id.to_text()));
+            ids.first().map(|id| (id.0 >> 80) as u64)
+        }
+        "uuidv4" => append(out, count, || Ok(snowmint::new_uuid_v4().to_text()))?,
+        "uuidv1" => append(out, count, || {
+            snowmint::new_uuid_v1().map(|id| id.to_text())
+        })?,
+        "uuidv6" => append(out, count, || {
+            snowmint::new_uuid_v6().map(|id| id.to_text())
+        })?,
+        "ksuid" => append(out, count, || snowmint::new_ksuid().map(|id| id.to_text()))?,
+        "objectid" => append(out, count, || {
+            snowmint::new_object_id().map(|id| id.to_text())
+        })?,
+        other => return Err(invalid_option("kind", other)),
+    };
+    let fresh = first_ms.map_or(0.0, |ms| fresh_ms(start, &MonotonicClock, |now| now <= ms));
+    timing.set_index(0, fresh);
+    Ok(text)
+}
+
+/// Appends `count` texts of an untimed kind, minted one by one.
+fn append<const N: usize>(
+    out: &mut String,
+    count: u32,
+    mut mint: impl FnMut() -> Result<IdText<N>, Error>,
+) -> Result<Option<u64>, JsValue> {
+    for _ in 0..count {
+        out.push_str(&mint().map_err(core_error)?);
+    }
+    Ok(None)
+}
+
+/// One TypeID with a monotonic UUIDv7 suffix.
 #[wasm_bindgen]
-pub fn ulid() -> String {
-    snowmint::new_ulid().unwrap().to_text().to_string()
+pub fn typeid(prefix: &str) -> Result<String, JsValue> {
+    snowmint::new_typeid(prefix)
+        .map(|t| t.to_text().as_str().to_owned())
+        .map_err(core_error)
+}
+
+/// The same 128 bits as a hyphenated UUID.
+#[wasm_bindgen(js_name = ulidToUuid)]
+pub fn ulid_to_uuid(text: &str) -> Result<String, JsValue> {
+    Ulid::parse(text)
+        .map(|u| u.to_uuid().to_text().as_str().to_owned())
+        .map_err(core_error)
+}
+
+/// The same 128 bits as a ULID.
+#[wasm_bindgen(js_name = uuidToUlid)]
+pub fn uuid_to_ulid(text: &str) -> Result<String, JsValue> {
+    Uuid::parse(text)
+        .map(|u| Ulid::from_uuid(u).to_text().as_str().to_owned())
+        .map_err(core_error)
 }

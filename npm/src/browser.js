@@ -1,0 +1,34 @@
+// Browser entry, and `snowmint/wasm` everywhere (Node included): the public
+// API over the wasm backend. With the wasm backend the default generator is
+// one per wasm instance, that is per page, worker or worker thread.
+import { createApi } from './api.js';
+import { backend } from './wasm-backend.js';
+
+const api = createApi(backend);
+
+export * from './errors.js';
+export const {
+  nextId,
+  nextIdString,
+  nextIds,
+  configure,
+  Snowflake,
+  TestClock,
+  ulid,
+  uuidv7,
+  uuidv4,
+  uuidv1,
+  uuidv6,
+  ksuid,
+  objectId,
+  typeid,
+  decode,
+  ulidToUuid,
+  uuidToUlid,
+  isUuid,
+  uuidVersion,
+  toHuman,
+  fromHuman,
+  presets,
+  backendName,
+} = api;

@@ -1,0 +1,325 @@
+//! Snowflake generators, the default generator and test clocks: the
+//! handles of backend.d.ts.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{BigUint64Array, Float64Array, Object};
+use snowmint::clock::{Clock, ManualClock, MonotonicClock, SystemClock};
+use snowmint::snowflake::{AtomicSnowflake, FieldOrder, Layout, OnBackwards, OnExhausted, Preset};
+use wasm_bindgen::prelude::*;
+
+use crate::{core_error, fresh_ms, invalid_option, js_error, set};
+use web_time::Instant;
+
+/// A `SnowflakeSpec` as numbers, names as indexes, in the order of
+/// `specArgs` in wasm-backend.js: 14 numbers cross in one copy, where
+/// reading an object's fields takes an import (and its glue) per field.
+type Spec = [f64; 14];
+const WORKER_ID: usize = 0;
+const PRESET: usize = 1; // index into `presets()`
+const HAS_LAYOUT: usize = 2; // 1: the next five fields are a custom layout
+const TIME_BITS: usize = 3;
+const WORKER_BITS: usize = 4;
+const SEQUENCE_BITS: usize = 5;
+const UNIT_MS: usize = 6;
+const ORDER: usize = 7; // worker-sequence, sequence-worker
+const EPOCH: usize = 8; // NaN: the preset's epoch
+const CLOCK: usize = 9; // monotonic, system, test
+const ON_BACKWARDS: usize = 10; // wait, keep, fail
+const MAX_BACKWARDS_MS: usize = 11;
+const ON_EXHAUSTED: usize = 12; // wait, borrow
+const MAX_BORROW_TICKS: usize = 13;
+
+fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
+    args.try_into()
+        .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 14 numbers"))
+}
+
+/// An index that names nothing: api.js checks names first, so only a bug gets here.
+fn unknown(what: &str, index: f64) -> JsValue {
+    invalid_option(what, &(index as i64).to_string())
+}
+
+/// The clocks a spec can name; a test clock is shared with its `TestClock`.
+enum AnyClock {
+    Monotonic,
+    System,
+    Test(Rc<ManualClock>),
+}
+
+impl Clock for AnyClock {
+    fn now_ms(&self) -> u64 {
+        match self {
+            AnyClock::Monotonic => MonotonicClock.now_ms(),
+            AnyClock::System => SystemClock.now_ms(),
+            AnyClock::Test(c) => c.now_ms(),
+        }
+    }
+    /// A wasm instance has one thread: every wait spins on the clock.
+    fn relax(&self) {
+        core::hint::spin_loop();
+    }
+}
+
+type Generator = AtomicSnowflake<AnyClock>;
+
+/// `presets()`: the preset names, default (Twitter) first.
+#[wasm_bindgen]
+pub fn presets() -> Vec<String> {
+    Preset::ALL.iter().map(|p| p.name().to_owned()).collect()
+}
+
+fn layout_from(s: &Spec) -> Result<Layout, JsValue> {
+    let epoch = (!s[EPOCH].is_nan()).then_some(s[EPOCH] as u64);
+    let layout = if s[HAS_LAYOUT] == 1.0 {
+        let order = match s[ORDER] {
+            0.0 => FieldOrder::WorkerThenSequence,
+            1.0 => FieldOrder::SequenceThenWorker,
+            other => return Err(unknown("layout order", other)),
+        };
+        // api.js bounds every width to 0..=63, so `as u8` keeps the value.
+        Layout::new(
+            s[TIME_BITS] as u8,
+            s[WORKER_BITS] as u8,
+            s[SEQUENCE_BITS] as u8,
+            s[UNIT_MS] as u32,
+            epoch.unwrap_or(0),
+        )
+        .map_err(core_error)?
+        .with_order(order)
+    } else {
+        Preset::ALL
+            .get(s[PRESET] as usize)
+            .ok_or_else(|| unknown("preset", s[PRESET]))?
+            .layout()
+    };
+    Ok(epoch.map_or(layout, |ms| layout.with_epoch(ms)))
+}
+
+/// `layoutOf(spec)`: validates and describes a layout.
+#[wasm_bindgen(js_name = layoutOf)]
+pub fn layout_of(spec: &[f64]) -> Result<Object, JsValue> {
+    layout_from(&spec_of(spec)?).map(|l| layout_info(&l))
+}
+
+fn layout_info(l: &Layout) -> Object {
+    let info = Object::new();
+    set(&info, "timeBits", l.time_bits());
+    set(&info, "workerBits", l.worker_bits());
+    set(&info, "sequenceBits", l.sequence_bits());
+    set(&info, "unitMs", l.unit_ms());
+    set(&info, "epoch", l.epoch_ms() as f64);
+    let order = match l.order() {
+        FieldOrder::WorkerThenSequence => "worker-sequence",
+        FieldOrder::SequenceThenWorker => "sequence-worker",
+    };
+    set(&info, "order", order);
+    let split = l.split().map_or(JsValue::NULL, |s| {
+        let split = Object::new();
+        set(&split, "high", s.high);
+        set(&split, "low", s.low);
+        set(&split, "lowBits", s.low_bits);
+        split.into()
+    });
+    set(&info, "split", split);
+    info
+}
+
+fn generator(spec: &[f64], clock: Option<TestClock>) -> Result<Generator, JsValue> {
+    let s = spec_of(spec)?;
+    let layout = layout_from(&s)?;
+    let clock = match (s[CLOCK], clock) {
+        (0.0, _) => AnyClock::Monotonic,
+        (1.0, _) => AnyClock::System,
+        (2.0, Some(c)) => AnyClock::Test(c.clock),
+        (other, _) => return Err(unknown("clock", other)),
+    };
+    let on_backwards = match s[ON_BACKWARDS] {
+        0.0 => OnBackwards::Wait {
+            max_ms: s[MAX_BACKWARDS_MS] as u64,
+        },
+        1.0 => OnBackwards::KeepLastTick,
+        2.0 => OnBackwards::Fail,
+        other => return Err(unknown("onBackwards policy", other)),
+    };
+    let on_exhausted = match s[ON_EXHAUSTED] {
+        0.0 => OnExhausted::Wait,
+        1.0 => OnExhausted::BorrowAhead {
+            max_ticks: s[MAX_BORROW_TICKS] as u32,
+        },
+        other => return Err(unknown("onExhausted policy", other)),
+    };
+    Ok(AtomicSnowflake::new(layout, s[WORKER_ID] as u64, clock)
+        .map_err(core_error)?
+        .on_backwards(on_backwards)
+        .on_exhausted(on_exhausted))
+}
+
+/// A Snowflake generator: its own, or the default slot (which `configure`
+/// refills, so a default handle stays valid).
+#[wasm_bindgen]
+pub struct SnowflakeHandle {
+    slot: Rc<RefCell<Generator>>,
+}
+
+#[wasm_bindgen]
+impl SnowflakeHandle {
+    /// One claim (at most one tick) into `out`; see backend.d.ts.
+    pub fn fill(
+        &self,
+        out: &BigUint64Array,
+        max: u32,
+        timing: &Float64Array,
+    ) -> Result<u32, JsValue> {
+        let start = Instant::now();
+        let g = self.slot.borrow();
+        let claim = g.claim(max.min(out.length()).into()).map_err(core_error)?;
+        let ids: Vec<u64> = claim.ids().collect();
+        out.subarray(0, claim.count as u32).copy_from(&ids);
+        let layout = g.layout();
+        let tick = layout.decode(claim.first).map_err(core_error)?.tick;
+        timing.set_index(
+            0,
+            fresh_ms(start, g.clock(), |now| {
+                layout.tick_of(now).is_ok_and(|n| n <= tick)
+            }),
+        );
+        Ok(claim.count as u32)
+    }
+
+    /// Fills all of `out` with increasing IDs.
+    #[wasm_bindgen(js_name = fillAll)]
+    pub fn fill_all(&self, out: &BigUint64Array) -> Result<(), JsValue> {
+        let mut ids = vec![0; out.length() as usize];
+        self.slot
+            .borrow()
+            .next_batch(&mut ids)
+            .map_err(core_error)?;
+        out.copy_from(&ids);
+        Ok(())
+    }
+
+    /// The generator's layout.
+    pub fn layout(&self) -> Object {
+        layout_info(self.slot.borrow().layout())
+    }
+
+    /// The generator's worker ID.
+    #[wasm_bindgen(js_name = workerId)]
+    pub fn worker_id(&self) -> f64 {
+        self.slot.borrow().worker_id() as f64
+    }
+
+    /// `'monotonic'`, `'system'` or `'test'`: api.js buffers only monotonic IDs.
+    #[wasm_bindgen(js_name = clockKind)]
+    pub fn clock_kind(&self) -> String {
+        match self.slot.borrow().clock() {
+            AnyClock::Monotonic => "monotonic",
+            AnyClock::System => "system",
+            AnyClock::Test(_) => "test",
+        }
+        .into()
+    }
+
+    /// Start (Unix ms) of the last tick minted in.
+    #[wasm_bindgen(js_name = highWaterMs)]
+    pub fn high_water_ms(&self) -> Option<f64> {
+        self.slot.borrow().high_water_ms().map(|ms| ms as f64)
+    }
+}
+
+/// `snowflakeNew(spec, clock)`: a generator of its own.
+#[wasm_bindgen(js_name = snowflakeNew)]
+pub fn snowflake_new(spec: &[f64], clock: Option<TestClock>) -> Result<SnowflakeHandle, JsValue> {
+    let slot = Rc::new(RefCell::new(generator(spec, clock)?));
+    Ok(SnowflakeHandle { slot })
+}
+
+thread_local! {
+    /// The default generator of this instance, once installed.
+    static DEFAULT: RefCell<Option<Rc<RefCell<Generator>>>> = const { RefCell::new(None) };
+}
+
+/// `defaultInit(spec, clock)`: installs the default generator unless one
+/// is installed; returns whether this call did.
+#[wasm_bindgen(js_name = defaultInit)]
+pub fn default_init(spec: &[f64], clock: Option<TestClock>) -> Result<bool, JsValue> {
+    if DEFAULT.with_borrow(Option::is_some) {
+        return Ok(false);
+    }
+    let slot = Rc::new(RefCell::new(generator(spec, clock)?));
+    DEFAULT.set(Some(slot));
+    Ok(true)
+}
+
+/// `defaultConfigure(spec, clock)`: replaces the default generator; the
+/// new one resumes after the last tick of the old one.
+#[wasm_bindgen(js_name = defaultConfigure)]
+pub fn default_configure(spec: &[f64], clock: Option<TestClock>) -> Result<(), JsValue> {
+    let next = generator(spec, clock)?;
+    DEFAULT.with_borrow_mut(|slot| match slot {
+        Some(slot) => {
+            let mut g = slot.borrow_mut();
+            *g = match g.high_water_ms() {
+                Some(ms) => next.resume_after(ms),
+                None => next,
+            };
+        }
+        None => *slot = Some(Rc::new(RefCell::new(next))),
+    });
+    Ok(())
+}
+
+/// `defaultHandle()`: the default generator, or null before it is installed.
+#[wasm_bindgen(js_name = defaultHandle)]
+pub fn default_handle() -> Option<SnowflakeHandle> {
+    DEFAULT.with_borrow(|slot| slot.clone().map(|slot| SnowflakeHandle { slot }))
+}
+
+/// `TestClock`: the core's `ManualClock`, shared with the generators that
+/// read it. wasm-bindgen cannot borrow an optional handle (`Option<&T>`), so
+/// the functions above take one by value and JS passes them a `share()`.
+#[wasm_bindgen]
+pub struct TestClock {
+    clock: Rc<ManualClock>,
+}
+
+#[wasm_bindgen]
+impl TestClock {
+    /// Another handle to the same clock, for passing by value.
+    pub fn share(&self) -> TestClock {
+        TestClock {
+            clock: self.clock.clone(),
+        }
+    }
+
+    /// Unix ms the clock reads.
+    pub fn now(&self) -> f64 {
+        self.clock.now_ms() as f64
+    }
+
+    /// Makes the clock read `ms`.
+    pub fn set(&self, ms: f64) {
+        self.clock.set(ms as u64);
+    }
+
+    /// Moves the clock forward.
+    pub fn advance(&self, ms: f64) {
+        self.clock.advance(ms as u64);
+    }
+
+    /// Moves the clock back.
+    #[wasm_bindgen(js_name = stepBack)]
+    pub fn step_back(&self, ms: f64) {
+        self.clock.step_back(ms as u64);
+    }
+}
+
+/// `testClockNew(ms)`.
+#[wasm_bindgen(js_name = testClockNew)]
+pub fn test_clock_new(ms: f64) -> TestClock {
+    TestClock {
+        clock: Rc::new(ManualClock::new(ms as u64)),
+    }
+}
