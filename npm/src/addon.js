@@ -19,8 +19,20 @@ function loadAddon() {
   }
   throw makeError(
     'ERR_NO_NATIVE_BINARY',
-    `snowmint has no native binary for ${base}; tried ${tried.join(', ')}. Use 'snowmint/wasm' instead, or build from source (scripts/build.sh).`,
+    `snowmint has no native binary for ${base} (tried ${tried.join(', ')}), so it runs on its wasm build, where worker-ID leases are not available: set SNOWMINT_WORKER_ID or configure({ workerId }), or build from source (scripts/build.sh).`,
   );
 }
 
-export const addon = loadAddon();
+/** Why no addon loaded (the Node entry then runs on the wasm build), or null. */
+export let nativeError = null;
+
+/** The addon; without one, an object whose every use throws `nativeError` (file-lock leases need the addon). */
+export const addon = (() => {
+  try {
+    return loadAddon();
+  } catch (e) {
+    if (e.code !== 'ERR_NO_NATIVE_BINARY') throw e;
+    nativeError = e;
+    return new Proxy({}, { get: () => { throw e; } });
+  }
+})();

@@ -2,9 +2,9 @@
 // API over the wasm backend. With the wasm backend the default generator is
 // one per wasm instance, that is per page, worker or worker thread.
 import { createApi } from './api.js';
-import { backend } from './wasm-backend.js';
+import { wasmBackend } from './wasm-backend.js';
 
-const api = createApi(backend);
+const api = createApi(wasmBackend());
 
 export * from './errors.js';
 export const {

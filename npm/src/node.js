@@ -3,7 +3,8 @@
 // from SNOWMINT_WORKER_ID, else leases one among this machine's processes.
 import { createApi } from './api.js';
 import { makeError } from './errors.js';
-import { addon } from './addon.js';
+import { addon, nativeError } from './addon.js';
+import { wasmBackend } from './wasm-backend.js';
 import { localLease } from './lease/local.js';
 
 /** SNOWMINT_WORKER_ID, when set, is the default generator's worker ID. */
@@ -28,7 +29,9 @@ function defaultLease(workerBits) {
   return zeroConfigLease;
 }
 
-const api = createApi({ ...addon, name: 'native' }, { defaultOptions, defaultLease });
+// No native binary fits this platform: the same API over the wasm build.
+const backend = nativeError ? wasmBackend() : { ...addon, name: 'native' };
+const api = createApi(backend, { defaultOptions, defaultLease });
 
 export { SnowmintError, InvalidIdError, ConfigError, ClockError, ArgumentError, LeaseError } from './errors.js';
 export const {

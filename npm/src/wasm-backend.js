@@ -1,54 +1,60 @@
 // The wasm backend: the wasm-bindgen build of wasm/ (npm/wasm/), with the
 // interface of backend.d.ts that the napi addon also implements. The module
-// is inlined as a string and compiled synchronously, so importing this file is
-// all it takes, in a page, a worker, a bundle or Node: no fetch (works
+// is inlined as a string and compiled synchronously on first use, so it loads
+// the same way in a page, a worker, a bundle or Node: no fetch (works
 // offline), no bundler plugin, no top-level await, no Node built-in.
 import * as wasm from '../wasm/snowmint.js';
 import latin1 from '../wasm/snowmint_bg.js';
-
-const bytes = new Uint8Array(latin1.length);
-for (let i = 0; i < latin1.length; i++) bytes[i] = latin1.charCodeAt(i);
-wasm.initSync({ module: bytes });
 
 // wasm-bindgen cannot borrow an optional handle, so a TestClock goes in as a
 // fresh handle to the same clock (the caller's stays usable).
 const share = (clock) => clock && clock.share();
 
-const PRESETS = wasm.presets();
 const ORDERS = ['worker-sequence', 'sequence-worker'];
 const CLOCKS = ['monotonic', 'system', 'test'];
 const ON_BACKWARDS = ['wait', 'keep', 'fail'];
 const ON_EXHAUSTED = ['wait', 'borrow'];
 
-/** A SnowflakeSpec as the numbers wasm/src/snowflake.rs reads (`Spec`): names become indexes. */
-function specArgs(s) {
-  const l = s.layout;
-  return new Float64Array([
-    s.workerId,
-    PRESETS.indexOf(s.preset),
-    l ? 1 : 0,
-    l ? l.timeBits : 0,
-    l ? l.workerBits : 0,
-    l ? l.sequenceBits : 0,
-    l ? l.unitMs : 0,
-    l ? ORDERS.indexOf(l.order) : 0,
-    s.epoch ?? NaN,
-    CLOCKS.indexOf(s.clock),
-    ON_BACKWARDS.indexOf(s.onBackwards),
-    s.maxBackwardsMs,
-    ON_EXHAUSTED.indexOf(s.onExhausted),
-    s.maxBorrowTicks,
-  ]);
-}
+let backend = null;
 
-/** @type {import('./backend.d.ts').Backend} */
-export const backend = {
-  ...wasm,
-  name: 'wasm',
-  decodeText: wasm.decodeId,
-  presets: () => [...PRESETS],
-  layoutOf: (spec) => wasm.layoutOf(specArgs(spec)),
-  snowflakeNew: (spec, clock) => wasm.snowflakeNew(specArgs(spec), share(clock)),
-  defaultInit: (spec, clock) => wasm.defaultInit(specArgs(spec), share(clock)),
-  defaultConfigure: (spec, clock) => wasm.defaultConfigure(specArgs(spec), share(clock)),
-};
+/** The backend (backend.d.ts) over a wasm instance, compiled on first use. */
+export function wasmBackend() {
+  if (backend) return backend;
+  const bytes = new Uint8Array(latin1.length);
+  for (let i = 0; i < latin1.length; i++) bytes[i] = latin1.charCodeAt(i);
+  wasm.initSync({ module: bytes });
+  const presets = wasm.presets();
+  /** A SnowflakeSpec as the numbers wasm/src/snowflake.rs reads (`Spec`): names become indexes. */
+  const specArgs = (s) => {
+    const l = s.layout;
+    return new Float64Array([
+      s.workerId,
+      presets.indexOf(s.preset),
+      l ? 1 : 0,
+      l ? l.timeBits : 0,
+      l ? l.workerBits : 0,
+      l ? l.sequenceBits : 0,
+      l ? l.unitMs : 0,
+      l ? ORDERS.indexOf(l.order) : 0,
+      s.epoch ?? NaN,
+      CLOCKS.indexOf(s.clock),
+      ON_BACKWARDS.indexOf(s.onBackwards),
+      s.maxBackwardsMs,
+      ON_EXHAUSTED.indexOf(s.onExhausted),
+      s.maxBorrowTicks,
+      s.resumeAfterMs ?? NaN,
+    ]);
+  };
+  backend = {
+    ...wasm,
+    name: 'wasm',
+    presets: () => [...presets],
+    layoutOf: (spec) => wasm.layoutOf(specArgs(spec)),
+    snowflakeNew: (spec, clock) => wasm.snowflakeNew(specArgs(spec), share(clock)),
+    defaultInit: (spec, clock) => wasm.defaultInit(specArgs(spec), share(clock)),
+    defaultConfigure: (spec, clock) => wasm.defaultConfigure(specArgs(spec), share(clock)),
+    // Exported as decodeId: wasm-bindgen's glue has a decodeText of its own.
+    decodeText: wasm.decodeId,
+  };
+  return backend;
+}

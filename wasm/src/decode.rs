@@ -51,6 +51,8 @@ pub fn decode_text(text: &str, kind: Option<String>) -> Result<Object, JsValue> 
         }
         Id::ObjectId(o) => {
             set(&r, "timestamp", o.timestamp_ms() as f64);
+            let random = o.0[4..9].iter().fold(0u64, |v, &b| v << 8 | b as u64);
+            set(&r, "hex", format!("{random:010x}"));
             set(&r, "counter", o.counter());
         }
         Id::TypeId(t) => {

@@ -13,9 +13,9 @@ use crate::{core_error, fresh_ms, invalid_option, js_error, set};
 use web_time::Instant;
 
 /// A `SnowflakeSpec` as numbers, names as indexes, in the order of
-/// `specArgs` in wasm-backend.js: 14 numbers cross in one copy, where
+/// `specArgs` in wasm-backend.js: 15 numbers cross in one copy, where
 /// reading an object's fields takes an import (and its glue) per field.
-type Spec = [f64; 14];
+type Spec = [f64; 15];
 const WORKER_ID: usize = 0;
 const PRESET: usize = 1; // index into `presets()`
 const HAS_LAYOUT: usize = 2; // 1: the next five fields are a custom layout
@@ -30,10 +30,11 @@ const ON_BACKWARDS: usize = 10; // wait, keep, fail
 const MAX_BACKWARDS_MS: usize = 11;
 const ON_EXHAUSTED: usize = 12; // wait, borrow
 const MAX_BORROW_TICKS: usize = 13;
+const RESUME_AFTER_MS: usize = 14; // NaN: none (a lease's high-water mark)
 
 fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
     args.try_into()
-        .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 14 numbers"))
+        .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 15 numbers"))
 }
 
 /// An index that names nothing: api.js checks names first, so only a bug gets here.
@@ -150,10 +151,14 @@ fn generator(spec: &[f64], clock: Option<TestClock>) -> Result<Generator, JsValu
         },
         other => return Err(unknown("onExhausted policy", other)),
     };
-    Ok(AtomicSnowflake::new(layout, s[WORKER_ID] as u64, clock)
+    let generator = AtomicSnowflake::new(layout, s[WORKER_ID] as u64, clock)
         .map_err(core_error)?
         .on_backwards(on_backwards)
-        .on_exhausted(on_exhausted))
+        .on_exhausted(on_exhausted);
+    Ok(match s[RESUME_AFTER_MS] {
+        ms if ms.is_nan() => generator,
+        ms => generator.resume_after(ms as u64),
+    })
 }
 
 /// A Snowflake generator: its own, or the default slot (which `configure`

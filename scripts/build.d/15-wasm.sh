@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The wasm build: rustc -> wasm-bindgen (--target web) -> wasm-opt -Oz (npm
+# binaryen) into npm/wasm/, the module inlined in a JS file (so any bundler,
+# static server or worker loads it with no configuration and no fetch).
+# Numbered before 20-node: the Node entry's CommonJS bundle includes the wasm
+# fallback.
+source "$(dirname "$0")/../lib.sh"
+OUT="$ROOT/npm/wasm"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+cd "$ROOT"
+cargo build --profile wasm-release --target wasm32-unknown-unknown -p snowmint-wasm
+rm -rf "$OUT"
+# --omit-default-module-path: the glue never fetches a .wasm URL by itself.
+wasm-bindgen --target web --omit-default-module-path --no-typescript \
+  --out-dir "$OUT" --out-name snowmint \
+  "$TARGET_DIR/wasm32-unknown-unknown/wasm-release/snowmint_wasm.wasm"
+# Debian's wasm-opt (v108) breaks wasm-bindgen output: use the npm binaryen only.
+"$ROOT/node_modules/.bin/wasm-opt" -Oz --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-reference-types --enable-sign-ext --enable-mutable-globals \
+  -o "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.wasm"
+node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
+# The generated glue is read by machines only: minify it.
+"$ROOT/node_modules/.bin/esbuild" "$OUT/snowmint.js" --minify --format=esm --log-level=warning \
+  --outfile="$OUT/snowmint.min.js" && mv "$OUT/snowmint.min.js" "$OUT/snowmint.js"
+
+printf '  npm/wasm/: wasm module %d bytes; size gate: scripts/test.d/95-wasm-size.sh\n' "$(wc -c <"$OUT/snowmint_bg.wasm")"
+rm "$OUT/snowmint_bg.wasm"
