@@ -512,7 +512,16 @@ impl Rules {
     #[inline]
     fn step(&self, state: u64, now_ms: u64, want: u64) -> Result<Step, Error> {
         let sb = self.layout.sequence_bits;
-        let now_tick = self.layout.tick_of(now_ms)?;
+        let now_tick = match self.layout.tick_of(now_ms) {
+            Ok(tick) => tick,
+            Err(Error::TimeBeforeEpoch { .. }) if state > 0 => {
+                // IDs exist, so a clock reset to before the epoch (a dead RTC
+                // reading 1970) is a step back like any other.
+                let last_ms = self.layout.ms_of_tick((state - 1) >> sb);
+                return self.behind(last_ms - now_ms, state, want);
+            }
+            Err(e) => return Err(e),
+        };
         let now_slot = now_tick << sb;
         if state <= now_slot {
             return Ok(Self::take(now_slot, want, sb));
@@ -542,7 +551,16 @@ impl Rules {
             // Sequence used up (including borrowed ticks): wait for a tick.
             return Ok(Step::Wait);
         }
-        let by_ms = (last_tick - now_tick) * self.layout.unit_ms as u64;
+        self.behind(
+            (last_tick - now_tick) * self.layout.unit_ms as u64,
+            state,
+            want,
+        )
+    }
+
+    /// Applies the backwards policy to a clock `by_ms` behind the last minted tick.
+    #[cold]
+    fn behind(&self, by_ms: u64, state: u64, want: u64) -> Result<Step, Error> {
         match self.on_backwards {
             OnBackwards::Wait { max_ms } if by_ms <= max_ms => Ok(Step::Wait),
             OnBackwards::Wait { max_ms } => Err(Error::ClockMovedBackwards {
