@@ -372,6 +372,42 @@ fn step_back_under_each_policy() {
 }
 
 #[test]
+fn a_clock_reset_to_before_the_epoch_is_a_step_back() {
+    // A dead RTC reads 1970: the policy applies, measured from the last tick.
+    let epoch = Layout::TWITTER.epoch_ms();
+    let clock = ManualClock::new(T);
+    for mut g in both(
+        Layout::TWITTER,
+        &clock,
+        OnBackwards::KeepLastTick,
+        OnExhausted::Wait,
+    ) {
+        clock.set(T);
+        let a = g.mint().unwrap();
+        clock.set(epoch - 1);
+        assert_eq!(g.mint(), Ok(a + 1));
+    }
+    clock.set(T);
+    for mut g in both(
+        Layout::TWITTER,
+        &clock,
+        OnBackwards::Fail,
+        OnExhausted::Wait,
+    ) {
+        clock.set(T);
+        g.mint().unwrap();
+        clock.set(0);
+        assert_eq!(
+            g.mint(),
+            Err(Error::ClockMovedBackwards {
+                by_ms: T,
+                allowed_ms: 0
+            })
+        );
+    }
+}
+
+#[test]
 fn sequence_exhaustion_waits_for_the_next_tick() {
     let clock = ManualClock::new(T);
     for mut g in both(
