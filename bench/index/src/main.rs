@@ -127,7 +127,7 @@ fn run(args: Args) -> Result<()> {
     let md = args.out.join("results.md");
     fs::write(&md, &table).with_context(|| format!("writing {}", md.display()))?;
     let png = args.out.join("plot.png");
-    plot::draw(&png, &reports).with_context(|| format!("drawing {}", png.display()))?;
+    plot::draw(&png, size, &reports).with_context(|| format!("drawing {}", png.display()))?;
     println!("{table}");
     eprintln!("wrote {} and {}", md.display(), png.display());
     if args.check_packing {

@@ -10,6 +10,7 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::prelude::*;
 
+use crate::bench::Size;
 use crate::keys::KeyKind;
 use crate::report::DbReport;
 
@@ -33,11 +34,32 @@ pub fn load_font(path: &Path) -> Result<()> {
 /// A key type's insert rate along the run (see [`rate_curve`](crate::report::Summary::rate_curve)).
 type Curve = (KeyKind, Vec<(f64, f64)>);
 
+/// Height of the band at the top holding the title and the shared legend.
+const HEADER: u32 = 90;
+
 /// Draws every database's curves into the PNG at `path`.
-pub fn draw(path: &Path, reports: &[DbReport]) -> Result<()> {
-    let root = BitMapBackend::new(path, (1600, 600 * reports.len() as u32)).into_drawing_area();
+pub fn draw(path: &Path, size: Size, reports: &[DbReport]) -> Result<()> {
+    let root =
+        BitMapBackend::new(path, (1600, HEADER + 560 * reports.len() as u32)).into_drawing_area();
     root.fill(&WHITE)?;
-    for (report, row) in reports.iter().zip(root.split_evenly((reports.len(), 1))) {
+    let (header, body) = root.split_vertically(HEADER);
+    let kinds: Vec<KeyKind> = reports
+        .iter()
+        .flat_map(|r| r.keys.iter().map(|s| s.kind))
+        .fold(Vec::new(), |mut v, k| {
+            if !v.contains(&k) {
+                v.push(k);
+            }
+            v
+        });
+    let title = format!(
+        "Insert rate along the run: {} rows per key type, {} per transaction, median of {} runs, smoothed",
+        si(size.rows as f64),
+        si(size.batch as f64),
+        size.reps
+    );
+    legend(&header, &title, &kinds)?;
+    for (report, row) in reports.iter().zip(body.split_evenly((reports.len(), 1))) {
         let curves: Vec<Curve> = report
             .keys
             .iter()
@@ -46,7 +68,7 @@ pub fn draw(path: &Path, reports: &[DbReport]) -> Result<()> {
         let points = || curves.iter().flat_map(|c| &c.1);
         let first = points().map(|p| p.0).fold(f64::INFINITY, f64::min);
         let last = points().map(|p| p.0).fold(0.0, f64::max);
-        let top = points().map(|p| p.1).fold(0.0, f64::max) * 1.08;
+        let top = points().map(|p| p.1).fold(0.0, f64::max) * 1.05;
         let (linear, log) = row.split_horizontally(800);
         let caption = |scale| format!("{}: insert rate ({scale})", report.name);
         panel(&linear, &caption("linear"), &curves, 0.0..last * 1.02, top)?;
@@ -59,6 +81,25 @@ pub fn draw(path: &Path, reports: &[DbReport]) -> Result<()> {
         )?;
     }
     root.present()?;
+    Ok(())
+}
+
+/// The title, and below it one legend for every panel, so that no legend
+/// box hides a curve.
+fn legend(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    title: &str,
+    kinds: &[KeyKind],
+) -> Result<()> {
+    area.draw(&Text::new(title, (24, 14), ("sans-serif", 24)))?;
+    let style = TextStyle::from(("sans-serif", 19));
+    let mut x = 24;
+    for &kind in kinds {
+        let line = PathElement::new([(x, 66), (x + 36, 66)], color(kind).stroke_width(4));
+        area.draw(&line)?;
+        area.draw(&Text::new(kind.label(), (x + 44, 56), style.clone()))?;
+        x += 60 + area.estimate_text_size(kind.label(), &style)?.0 as i32;
+    }
     Ok(())
 }
 
@@ -76,7 +117,7 @@ where
     X::CoordDescType: ValueFormatter<f64> + Ranged<ValueType = f64>,
 {
     let mut chart = ChartBuilder::on(area)
-        .caption(caption, ("sans-serif", 26))
+        .caption(caption, ("sans-serif", 24))
         .margin(16)
         .x_label_area_size(50)
         .y_label_area_size(80)
@@ -84,30 +125,20 @@ where
     chart
         .configure_mesh()
         .x_desc("rows inserted")
-        .y_desc("rows/s (median of the runs, smoothed over ±10% of the rows)")
+        .y_desc("rows per second")
         .x_label_formatter(&|v| si(*v))
         .y_label_formatter(&|v| si(*v))
         .label_style(("sans-serif", 16))
         .axis_desc_style(("sans-serif", 18))
-        .light_line_style(RGBColor(240, 240, 240))
+        .x_labels(8)
+        .light_line_style(WHITE)
         .draw()?;
     for (kind, points) in curves {
-        let color = color(*kind);
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().copied(),
-                color.stroke_width(2),
-            ))?
-            .label(kind.label())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 24, y)], color.stroke_width(3)));
+        chart.draw_series(LineSeries::new(
+            points.iter().copied(),
+            color(*kind).stroke_width(2),
+        ))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font(("sans-serif", 16))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
     Ok(())
 }
 
