@@ -1,0 +1,97 @@
+// The shared vectors (tests/vectors/) checked inside a page: the same
+// checks as tests/node/vectors.test.js, without node:test or fs. Returns
+// the failures as strings (empty when every vector agrees) and the count of
+// checks made.
+const ORDER = { worker_then_sequence: 'worker-sequence', sequence_then_worker: 'sequence-worker' };
+
+export async function checkVectors(sm, baseUrl) {
+  const load = async (name) => (await fetch(`${baseUrl}/tests/vectors/${name}`)).json();
+  const failures = [];
+  let checks = 0;
+  const show = (v) => JSON.stringify(v, (_, x) => (typeof x === 'bigint' ? `${x}n` : x));
+  const eq = (actual, expected, what) => {
+    checks++;
+    if (show(actual) !== show(expected)) failures.push(`${what}: got ${show(actual)}, expected ${show(expected)}`);
+  };
+  const rejects = (fn, what, position) => {
+    checks++;
+    try {
+      fn();
+      failures.push(`${what}: accepted`);
+    } catch (e) {
+      if (!(e instanceof sm.InvalidIdError) || e.code !== 'ERR_PARSE') failures.push(`${what}: ${e.name} ${e.code}`);
+      if (position != null && !e.message.includes(`position ${position}`)) failures.push(`${what}: ${e.message}`);
+    }
+  };
+
+  for (const v of await load('snowflake.json')) {
+    const l = v.layout;
+    const options = v.preset
+      ? { preset: v.preset }
+      : {
+          layout: {
+            timeBits: l.time_bits,
+            workerBits: l.worker_bits,
+            sequenceBits: l.sequence_bits,
+            unitMs: l.unit_ms,
+            epoch: l.epoch_ms,
+            order: ORDER[l.order],
+          },
+        };
+    for (const id of [BigInt(v.id), v.id]) {
+      const r = sm.decode(id, options);
+      eq([r.kind, r.id, r.timestamp, r.date.toISOString()], ['snowflake', BigInt(v.id), v.timestamp_ms, v.iso], v.name);
+      eq([BigInt(r.workerId), BigInt(r.sequence)], [BigInt(v.fields.worker_id), BigInt(v.fields.sequence)], v.name);
+      for (const [key, value] of Object.entries(v.fields)) {
+        if (key.endsWith('_part')) eq(BigInt(r.parts[key.slice(0, -5)]), BigInt(value), `${v.name} ${key}`);
+      }
+    }
+  }
+  for (const v of await load('ulid.json')) {
+    for (const input of v.inputs) {
+      const r = sm.decode(input);
+      eq([r.kind, r.timestamp, r.date.toISOString(), r.uuid], ['ulid', v.timestamp_ms, v.iso, v.uuid], v.name);
+      eq(BigInt(`0x${r.random}`), BigInt(v.random), v.name);
+      eq(sm.ulidToUuid(input), v.uuid, v.name);
+    }
+    eq(sm.uuidToUlid(v.uuid), v.text, v.name);
+  }
+  for (const v of await load('uuid.json')) {
+    for (const input of [v.text, ...v.inputs]) {
+      const r = sm.decode(input, { kind: 'uuid' });
+      eq([r.kind, r.uuid, r.version, r.variant === 'rfc9562'], ['uuid', v.text, v.version, v.rfc_variant], v.name);
+      eq([r.timestamp ?? null, r.date?.toISOString() ?? null], [v.timestamp_ms, v.iso], v.name);
+      if (v.fields.clock_seq !== undefined) {
+        eq([r.clockSeq, BigInt(`0x${r.node}`)], [Number(v.fields.clock_seq), BigInt(v.fields.node)], v.name);
+      }
+      eq([sm.isUuid(input), sm.uuidVersion(input)], [true, v.version], v.name);
+    }
+    eq(sm.uuidToUlid(v.text), v.ulid, v.name);
+  }
+  for (const v of await load('ksuid.json')) {
+    const r = sm.decode(v.text);
+    eq([r.kind, r.timestamp, r.date.toISOString(), r.payload], ['ksuid', v.timestamp_ms, v.iso, v.payload], v.name);
+  }
+  for (const v of await load('objectid.json')) {
+    const r = sm.decode(v.text);
+    const got = [r.kind, r.timestamp, r.date.toISOString(), r.random, r.counter];
+    eq(got, ['objectid', v.timestamp_ms, v.iso, v.random, v.counter], v.name);
+  }
+  for (const v of await load('human.json')) {
+    const id = v.kind === 'snowflake' ? BigInt(v.id) : v.id;
+    eq(sm.toHuman(id), v.human, v.name);
+    for (const s of v.short) eq(sm.toHuman(id, { groups: s.groups }), s.text, `${v.name} ${s.groups}`);
+    for (const input of v.inputs) eq(sm.fromHuman(input), id, `${v.name} ${input}`);
+  }
+  for (const v of await load('typeid/valid.json')) {
+    const r = sm.decode(v.typeid, { kind: 'typeid' });
+    eq([r.prefix, r.uuid], [v.prefix, v.uuid], v.name);
+  }
+  for (const v of await load('typeid/invalid.json')) {
+    rejects(() => sm.decode(v.typeid, { kind: 'typeid' }), v.name);
+  }
+  for (const v of await load('invalid.json')) {
+    rejects(() => sm.decode(v.input, v.kind === null ? undefined : { kind: v.kind }), v.name, v.position);
+  }
+  return { failures, checks };
+}
