@@ -2,8 +2,8 @@
 # The wasm build: rustc -> wasm-bindgen (--target web) -> wasm-opt -Oz (npm
 # binaryen) into npm/wasm/, the module inlined in a JS file (so any bundler,
 # static server or worker loads it with no configuration and no fetch).
-# Numbered before 20-node: the Node entry's CommonJS bundle includes the wasm
-# fallback.
+# Then the ID inspector page (inspector/dist/). Numbered before 20-node: the
+# Node entry's CommonJS bundle includes the wasm fallback.
 source "$(dirname "$0")/../lib.sh"
 OUT="$ROOT/npm/wasm"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
@@ -22,6 +22,12 @@ node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
 # The generated glue is read by machines only: minify it.
 "$ROOT/node_modules/.bin/esbuild" "$OUT/snowmint.js" --minify --format=esm --log-level=warning \
   --outfile="$OUT/snowmint.min.js" && mv "$OUT/snowmint.min.js" "$OUT/snowmint.js"
+
+# The ID inspector: one classic script beside its page, so it opens from disk.
+rm -rf inspector/dist && mkdir -p inspector/dist
+"$ROOT/node_modules/.bin/esbuild" inspector/main.js --bundle --format=iife --minify --log-level=warning \
+  --outfile=inspector/dist/inspector.js
+cp inspector/index.html inspector/dist/
 
 printf '  npm/wasm/: wasm module %d bytes; size gate: scripts/test.d/95-wasm-size.sh\n' "$(wc -c <"$OUT/snowmint_bg.wasm")"
 rm "$OUT/snowmint_bg.wasm"
