@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The core crate: formatting, lints, every test (in release: the fault tests
+# mint millions of IDs from four threads), the no_std build, warning-free
+# docs, and a stable compile check of the fuzz targets (fuzzing itself needs
+# nightly features and minutes per target: see docs/fuzz.md).
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+
+say "cargo fmt --check"
+cargo fmt --all -- --check
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+
+say "cargo clippy -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
+
+say "cargo test -p snowmint (release)"
+cargo test --release -p snowmint
+
+say "no_std build (x86_64-unknown-none)"
+cargo build -p snowmint --no-default-features --target x86_64-unknown-none
+
+say "cargo doc -D warnings"
+RUSTDOCFLAGS="-D warnings" cargo doc -p snowmint --no-deps
+
+say "fuzz targets compile (clippy -D warnings)"
+cargo clippy --manifest-path fuzz/Cargo.toml --bins -- -D warnings
