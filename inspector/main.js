@@ -70,7 +70,7 @@ function show() {
   const rows = [['kind', rec.kind + (rec.version ? ` v${rec.version}` : '')]];
   if (rec.date) {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-    rows.push(["time (UTC)", rec.date.toISOString()], [`local time (${zone})`, rec.date.toLocaleString()]);
+    rows.push(['time (UTC)', rec.date.toISOString()], [`local time (${zone})`, rec.date.toLocaleString()]);
   }
   for (const [key, value] of Object.entries(rec)) {
     if (!['kind', 'date', 'version'].includes(key)) rows.push([key, typeof value === 'object' ? JSON.stringify(value) : String(value)]);

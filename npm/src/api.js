@@ -6,7 +6,8 @@
 // functions never cross it per ID. One backend call claims a run of
 // consecutive IDs (one tick of a Snowflake, a batch of ULID/UUID texts) into
 // memory JavaScript owns, and JavaScript hands them out. A run is handed out
-// only while `performance.now() < start + timing[0] + unitMs`, which keeps
+// only while the host clock reads from `start` to `start + timing[0] + unitMs`
+// (`performance.now()`, or `host.now`), which keeps
 // every ID at most one tick older than the moment it is handed out; runs are
 // claimed in order from one generator, so uniqueness and per-thread order
 // are exactly the core's. Run sizes start small and double while a run is
@@ -137,12 +138,21 @@ function call(fn) {
  * Builds the public API over `backend`. `host.defaultOptions()` gives the
  * default generator's options when configure() was not called (Node: the
  * SNOWMINT_WORKER_ID variable; the place for a worker-ID lease);
- * `host.clockMarginMs` shortens every run's validity (coarse browser clocks).
+ * `host.clockMarginMs` shortens every run's validity (coarse browser clocks);
+ * `host.now` replaces `performance.now()` as the clock that bounds a run
+ * (a browser's performance.now() costs ~5x Date.now(); a run is also dropped
+ * when that clock steps back past the run's start).
  */
 export function createApi(backend, host = {}) {
   const presets = backend.presets();
   const margin = host.clockMarginMs ?? 0;
   const timing = new Float64Array(1);
+  const now = host.now ?? (() => performance.now());
+  /** Whether the run a source claimed at `start` may still be handed out. */
+  const fresh = (src) => {
+    const t = now();
+    return t < src.deadline && t >= src.start;
+  };
   const TEST_CLOCK = Symbol('snowmint.testClock');
 
   class TestClock {
@@ -339,12 +349,13 @@ export function createApi(backend, host = {}) {
       this.run = Math.min(MIN_RUN, this.cap);
       this.pos = 0;
       this.len = 0;
+      this.start = 0;
       this.deadline = -Infinity;
       this.decode = snowflakeDecoder(this.layout);
     }
 
     next() {
-      if (this.pos < this.len && performance.now() < this.deadline) return this.buf[this.pos++];
+      if (this.pos < this.len && fresh(this)) return this.buf[this.pos++];
       return this.refill();
     }
 
@@ -371,7 +382,7 @@ export function createApi(backend, host = {}) {
       }
       this.len = 0;
       if (this.lease !== null) this.follow();
-      const start = performance.now();
+      const start = (this.start = now());
       const n = call(() => this.h.fill(this.buf, this.run, timing));
       if (this.lease !== null) this.lease.check(call(() => this.h.highWaterMs()));
       this.deadline = this.buffered ? start + timing[0] + this.unit : -Infinity;
@@ -385,7 +396,7 @@ export function createApi(backend, host = {}) {
       countArg(count, MAX_BATCH);
       const out = new BigUint64Array(count);
       let have = 0;
-      if (this.pos < this.len && performance.now() < this.deadline) {
+      if (this.pos < this.len && fresh(this)) {
         have = Math.min(count, this.len - this.pos);
         out.set(this.buf.subarray(this.pos, this.pos + have));
         this.pos += have;
@@ -409,12 +420,13 @@ export function createApi(backend, host = {}) {
       this.run = MIN_RUN;
       this.text = '';
       this.off = 0;
+      this.start = 0;
       this.deadline = Infinity;
     }
 
     next() {
       const o = this.off;
-      if (o < this.text.length && (!this.timed || performance.now() < this.deadline)) {
+      if (o < this.text.length && (!this.timed || fresh(this))) {
         this.off = o + this.width;
         return this.text.slice(o, o + this.width);
       }
@@ -428,7 +440,7 @@ export function createApi(backend, host = {}) {
         else if (this.off * 2 < len) this.run = Math.max(this.run >> 1, MIN_RUN);
       }
       this.text = '';
-      const start = performance.now();
+      const start = (this.start = now());
       const text = call(() => backend.mintText(this.kind, this.run, timing));
       if (this.timed) this.deadline = start + timing[0] + 1 - margin;
       this.text = text;
