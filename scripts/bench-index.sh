@@ -8,6 +8,5 @@
 source "$(dirname "$0")/lib.sh"
 bash "$ROOT/scripts/setup.d/80-postgres.sh"
 cd "$ROOT"
-cargo build --release -p snowmint-bench-index
-exec cargo run --release -q -p snowmint-bench-index -- \
+exec cargo run --release -p snowmint-bench-index -- \
   --command "scripts/bench-index.sh${*:+ $*}" --check-packing "$@"
