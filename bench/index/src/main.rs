@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
 use anyhow::{Context, Result};
+use clap::builder::RangedU64ValueParser;
 use clap::{Parser, ValueEnum};
 
 use bench::{Database, INTERRUPTED, Size};
@@ -30,13 +31,13 @@ use report::DbReport;
 #[derive(Parser)]
 struct Args {
     /// Rows per key type and run; raise it for a longer, more telling run.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = at_least_one())]
     rows: usize,
     /// Rows per transaction.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = at_least_one())]
     batch: usize,
     /// Runs per key type and database; the report gives medians.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = at_least_one())]
     reps: usize,
     /// Databases, comma-separated.
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Db::Sqlite, Db::Postgres])]
@@ -70,6 +71,12 @@ struct Args {
     /// sequence does (leaf density at least 85%, fragmentation under 10%).
     #[arg(long)]
     check_packing: bool,
+}
+
+/// A count that must not be 0 (no rows, an empty transaction or no run
+/// leaves nothing to measure).
+fn at_least_one() -> RangedU64ValueParser<usize> {
+    RangedU64ValueParser::new().range(1..)
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]

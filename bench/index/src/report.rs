@@ -10,10 +10,10 @@ use crate::keys::KeyKind;
 
 /// The least leaf density, in percent, snowmint's UUIDv7 and ULID must
 /// leave: what a sequence leaves (PostgreSQL fills rightmost leaf splits to
-/// 90%), against about 60% for a v7 that is random inside a millisecond.
+/// 90%), against 60-70% for a v7 that is random inside a millisecond.
 pub const MIN_LEAF_DENSITY: f64 = 85.0;
 /// The most leaf fragmentation, in percent, they may leave (a sequence: 0;
-/// a v7 random inside a millisecond: about 48%).
+/// a v7 random inside a millisecond: about 50%).
 pub const MAX_FRAGMENTATION: f64 = 10.0;
 
 /// One key type's medians.
