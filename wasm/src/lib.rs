@@ -51,7 +51,7 @@ fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
 
 /// Milliseconds from `start` during which `clock` still read a time that
 /// `fresh` accepts (the minted tick or earlier), or 0 if it has moved on:
-/// api.js adds it to its own `performance.now()` taken before the call.
+/// api.js adds it to its own clock reading taken before the call.
 fn fresh_ms(start: Instant, clock: &impl Clock, fresh: impl Fn(u64) -> bool) -> f64 {
     let spent = start.elapsed().as_secs_f64() * 1e3;
     if fresh(clock.now_ms()) { spent } else { 0.0 }
