@@ -57,10 +57,19 @@ test("a used-up tick borrows ahead under onExhausted 'borrow', within its bound"
 test('epoch in the future, time before the epoch, time past the layout', () => {
   const c = new sm.TestClock(T0);
   throwsCode(assert, () => new sm.Snowflake({ clock: c, epoch: T0 + 1 }), sm.ConfigError, 'ERR_EPOCH_IN_FUTURE');
-  const g = new sm.Snowflake({ clock: c, epoch: T0, onBackwards: 'keep' });
-  g.next();
+  // Before any ID, a clock that falls behind the epoch cannot mint at all.
+  const fresh = new sm.Snowflake({ clock: c, epoch: T0 });
   c.stepBack(1);
-  throwsCode(assert, () => g.next(), sm.ClockError, 'ERR_TIME_BEFORE_EPOCH');
+  throwsCode(assert, () => fresh.next(), sm.ClockError, 'ERR_TIME_BEFORE_EPOCH');
+  // After minting, falling behind the epoch is a step back: the policy decides.
+  c.set(T0);
+  const keep = new sm.Snowflake({ clock: c, epoch: T0, onBackwards: 'keep' });
+  const fail = new sm.Snowflake({ clock: c, epoch: T0, onBackwards: 'fail' });
+  const first = keep.next();
+  fail.next();
+  c.stepBack(1);
+  assert.ok(keep.next() > first);
+  throwsCode(assert, () => fail.next(), sm.ClockError, 'ERR_CLOCK_BACKWARDS');
   const small = { timeBits: 4, workerBits: 10, sequenceBits: 49, epoch: T0 };
   const s = new sm.Snowflake({ clock: c.set(T0 + 15), layout: small });
   s.next();
