@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
+use postgres::types::ToSql;
 use postgres::{Client, NoTls, Statement};
 use tempfile::TempDir;
 
@@ -272,10 +273,11 @@ impl Database for Postgres {
 
     fn insert(&mut self, batch: Batch<'_>) -> Result<()> {
         let insert = self.insert.as_ref().context("no table yet")?;
-        match batch {
-            Batch::Integer(keys) => self.client.execute(insert, &[&keys, &PAYLOAD])?,
-            Batch::Uuid(keys) => self.client.execute(insert, &[&keys, &PAYLOAD])?,
+        let keys: &(dyn ToSql + Sync) = match &batch {
+            Batch::Integer(keys) => keys,
+            Batch::Uuid(keys) => keys,
         };
+        self.client.execute(insert, &[keys, &PAYLOAD])?;
         Ok(())
     }
 
