@@ -46,7 +46,10 @@ export function etcdLease(client, options = {}) {
       const lease = client.lease(Math.ceil(timing.ttlMs / 1000), { autoKeepAlive: false });
       lease.on('lost', () => {}); // reported through extend()
       const leaseId = await lease.grant();
+      // Skip the keys that exist now: one transaction per claim, not one per taken ID.
+      const taken = new Set(await client.getAll().prefix(`${prefix}/worker/`).keys());
       for (const id of ids) {
+        if (taken.has(workerKey(id))) continue;
         const created = await client
           .if(workerKey(id), 'Create', '==', 0)
           .then(client.put(workerKey(id)).value(token).lease(leaseId))

@@ -1,0 +1,31 @@
+// One way to reach each store the tests run against: `open(store, url)`
+// gives `lease(options)` (a new lease over one shared client) and `close()`
+// (closes the client; releases nothing). `url` is a directory for 'local'.
+import Redis from 'ioredis';
+import { createClient } from 'redis';
+import { Etcd3 } from 'etcd3';
+import { etcdLease, localLease, redisLease } from '../../npm/src/lease/index.js';
+
+export async function open(store, url) {
+  switch (store) {
+    case 'ioredis': {
+      const c = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: () => 100 });
+      c.on('error', () => {}); // it reconnects; the lease reports what matters
+      return { lease: (o) => redisLease(c, o), close: () => c.disconnect() };
+    }
+    case 'node-redis': {
+      const c = createClient({ url, socket: { reconnectStrategy: () => 100 } });
+      c.on('error', () => {});
+      await c.connect();
+      return { lease: (o) => redisLease(c, o), close: () => c.destroy() };
+    }
+    case 'etcd': {
+      const c = new Etcd3({ hosts: url });
+      return { lease: (o) => etcdLease(c, o), close: () => c.close() };
+    }
+    case 'local':
+      return { lease: async (o) => localLease({ dir: url, ...o }), close: () => {} };
+    default:
+      throw new Error(`unknown store ${store}`);
+  }
+}

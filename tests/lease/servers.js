@@ -1,0 +1,123 @@
+// Real Redis and etcd servers for the lease tests: each on a free loopback
+// port, in its own temp directory, started by the test and always stopped.
+// Debian's redis-server and etcd-server (scripts/setup.d/50-lease.sh).
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A port no one listens on right now (the kernel picks it). */
+export async function freePort() {
+  const srv = createServer().listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  const { port } = srv.address();
+  srv.close();
+  await once(srv, 'close');
+  return port;
+}
+
+export function tempDir(name) {
+  return mkdtempSync(join(tmpdir(), `snowmint-${name}-`));
+}
+
+async function until(what, ok, ms = 20_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await ok().catch(() => false)) return;
+    if (Date.now() > end) throw new Error(`${what} did not come up within ${ms} ms`);
+    await sleep(50);
+  }
+}
+
+/** Sends one inline command and resolves with the first reply line. */
+function redisPing(port) {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => s.write('PING\r\n'));
+    s.setTimeout(1000, () => s.destroy(new Error('timeout')));
+    s.once('data', (d) => {
+      s.end();
+      resolve(d.toString().startsWith('+PONG'));
+    });
+    s.once('error', reject);
+  });
+}
+
+/**
+ * A server process that can be stopped and started again on the same port
+ * and data directory (to take it away from the leases for a while).
+ */
+class Server {
+  constructor(name, argv, ready) {
+    this.name = name;
+    this.argv = argv;
+    this.ready = ready;
+    this.proc = null;
+  }
+  async start() {
+    this.proc = spawn(this.argv[0], this.argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    this.proc.stderr.on('data', (d) => (err = (err + d).slice(-4000)));
+    const exited = once(this.proc, 'exit').then(([code]) => {
+      throw new Error(`${this.name} exited with ${code}: ${err}`);
+    });
+    await Promise.race([until(this.name, this.ready), exited]);
+    exited.catch(() => {});
+    return this;
+  }
+  async stop() {
+    const p = this.proc;
+    this.proc = null;
+    if (!p || p.exitCode !== null || p.signalCode !== null) return;
+    p.kill('SIGTERM');
+    const killer = setTimeout(() => p.kill('SIGKILL'), 5000);
+    await once(p, 'exit');
+    clearTimeout(killer);
+  }
+}
+
+/** redis-server with an append-only file synced on every write, as a lease store needs. */
+export async function startRedis() {
+  const dir = tempDir('redis');
+  const port = await freePort();
+  const server = new Server(
+    'redis-server',
+    ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'no'],
+    () => redisPing(port),
+  );
+  await server.start();
+  return Object.assign(server, {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async close() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** A one-member etcd cluster. */
+export async function startEtcd() {
+  const dir = tempDir('etcd');
+  const [port, peer] = [await freePort(), await freePort()];
+  const client = `http://127.0.0.1:${port}`;
+  const peerUrl = `http://127.0.0.1:${peer}`;
+  const server = new Server(
+    'etcd',
+    ['etcd', '--name', 'lease-test', '--data-dir', join(dir, 'data'), '--listen-client-urls', client, '--advertise-client-urls', client,
+      '--listen-peer-urls', peerUrl, '--initial-advertise-peer-urls', peerUrl, '--initial-cluster', `lease-test=${peerUrl}`, '--log-level', 'error'],
+    async () => (await fetch(`${client}/health`)).ok,
+  );
+  await server.start();
+  return Object.assign(server, {
+    port,
+    url: client,
+    async close() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
