@@ -18,15 +18,24 @@ export function spawnMinter(cfg) {
   return fork(MINTER, [JSON.stringify(cfg)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
-/** Runs `n` minters at once, each minting `count` IDs (config `cfgOf(i)`); returns their IDs and worker IDs. */
+/**
+ * Runs `n` minters at once, each minting `count` IDs (config `cfgOf(i)`) once
+ * all of them hold a lease; returns their IDs and worker IDs.
+ */
 export async function mintInProcesses(n, count, cfgOf) {
   const dir = tempDir('ids');
   try {
+    const children = [];
+    let acquired = 0;
     const runs = Array.from({ length: n }, async (_, i) => {
       const out = join(dir, `${i}.bin`);
       const child = spawnMinter({ ...cfgOf(i), count, out });
+      children.push(child);
       let workerId = null;
-      child.on('message', (m) => m.type === 'acquired' && (workerId = m.workerId));
+      child.on('message', (m) => {
+        workerId = m.workerId;
+        if (++acquired === n) for (const c of children) c.send('go');
+      });
       const [code] = await once(child, 'exit');
       assert.equal(code, 0, `minter ${i} exited with ${code}`);
       const buf = readFileSync(out);

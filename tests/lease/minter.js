@@ -5,6 +5,7 @@
 //   or forever: mint until killed, reporting the largest ID over IPC.
 // It yields to the event loop between chunks, as a server does between
 // requests, so that renewals run.
+import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { setImmediate as yieldLoop, setTimeout as sleep } from 'node:timers/promises';
 import { configure, nextId } from '../../npm/src/node.js';
@@ -25,6 +26,8 @@ if (cfg.forever) {
   }
 }
 
+// Every minter holds its lease before any mints: they all overlap in time.
+await once(process, 'message');
 const ids = new BigUint64Array(cfg.count);
 for (let i = 0; i < cfg.count; ) {
   const end = Math.min(cfg.count, i + 20_000);

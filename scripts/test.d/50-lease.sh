@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# snowmint/lease: lock-file leases and the zero-config default (node:cluster,
+# 8 x 1M nextId()), then the fault suite against a real Redis (ioredis and
+# node-redis) and a real etcd that the tests start and stop themselves.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+command -v redis-server >/dev/null && command -v etcd >/dev/null || bash scripts/setup.d/50-lease.sh
+# One file at a time: the machine may have two cores, and the suites time leases.
+node --test --test-concurrency=1 tests/lease/
