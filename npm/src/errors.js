@@ -37,6 +37,11 @@ const CLASS_OF_CODE = {
   ERR_INVALID_COUNT: ArgumentError,
   ERR_LEASE_LOST: LeaseError,
   ERR_LEASE_UNAVAILABLE: LeaseError,
+  ERR_LEASE_EXPIRED: LeaseError,
+  ERR_LEASE_RELEASED: LeaseError,
+  ERR_LEASE_IN_USE: LeaseError,
+  ERR_LEASE_TIMEOUT: LeaseError,
+  ERR_LEASE_IO: LeaseError,
 };
 
 /** The public error for a code (SnowmintError for codes without a class). */

@@ -5,7 +5,7 @@
 // transaction that records the bound only while the key still holds our
 // token. High-water bounds are plain keys without a lease.
 
-import { LeaseError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { acquireLease, clockOf, idRange, ttlOptions } from './lease.js';
 import { addon } from '../addon.js';
 
@@ -20,7 +20,7 @@ import { addon } from '../addon.js';
  */
 export function etcdLease(client, options = {}) {
   if (typeof client?.lease !== 'function' || typeof client?.if !== 'function') {
-    throw new LeaseError('ERR_INVALID_OPTION', 'etcdLease() needs an Etcd3 client (npm package etcd3)');
+    throw new ConfigError('ERR_INVALID_OPTION', 'etcdLease() needs an Etcd3 client (npm package etcd3)');
   }
   const prefix = options.prefix ?? 'snowmint';
   const timing = ttlOptions(options);

@@ -21,7 +21,7 @@
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { LeaseError } from '../errors.js';
+import { ConfigError, LeaseError } from '../errors.js';
 
 /**
  * @typedef {object} Store  what a lease kind implements
@@ -43,7 +43,7 @@ export function clockOf(clock, fallback) {
   if (clock === undefined) return fallback;
   if (typeof clock === 'function') return clock;
   if (clock && typeof clock.now === 'function') return () => clock.now();
-  throw new LeaseError('ERR_INVALID_OPTION', 'clock must be a TestClock or a function returning Unix ms');
+  throw new ConfigError('ERR_INVALID_OPTION', 'clock must be a TestClock or a function returning Unix ms');
 }
 
 /** Checked, defaulted timing options of a lease with a TTL. */
@@ -52,10 +52,10 @@ export function ttlOptions(o) {
   const renewMs = o.renewMs ?? Math.round(ttlMs / 3);
   const marginMs = o.marginMs ?? Math.round(ttlMs / 5);
   for (const [k, v] of Object.entries({ ttlMs, renewMs, marginMs })) {
-    if (!Number.isInteger(v) || v <= 0) throw new LeaseError('ERR_INVALID_OPTION', `${k} must be a positive integer, got ${v}`);
+    if (!Number.isInteger(v) || v <= 0) throw new ConfigError('ERR_INVALID_OPTION', `${k} must be a positive integer, got ${v}`);
   }
   if (renewMs + marginMs >= ttlMs) {
-    throw new LeaseError('ERR_INVALID_OPTION', `renewMs (${renewMs}) + marginMs (${marginMs}) must be below ttlMs (${ttlMs}): a renewal must land before the fence`);
+    throw new ConfigError('ERR_INVALID_OPTION', `renewMs (${renewMs}) + marginMs (${marginMs}) must be below ttlMs (${ttlMs}): a renewal must land before the fence`);
   }
   return { ttlMs, renewMs, marginMs };
 }
@@ -65,7 +65,7 @@ export function idRange(o, size = 1024) {
   const min = o.workerIds?.min ?? 0;
   const max = o.workerIds?.max ?? size - 1;
   if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min || max >= size) {
-    throw new LeaseError('ERR_INVALID_OPTION', `workerIds must satisfy 0 <= min <= max < ${size}, got { min: ${min}, max: ${max} }`);
+    throw new ConfigError('ERR_INVALID_OPTION', `workerIds must satisfy 0 <= min <= max < ${size}, got { min: ${min}, max: ${max} }`);
   }
   return { min, max };
 }

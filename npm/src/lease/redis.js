@@ -5,7 +5,7 @@
 // written only by the token's holder in the same script that checks it.
 // Keys share the hash tag `{prefix}`, so the scripts also run on a cluster.
 
-import { LeaseError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { acquireLease, clockOf, idRange, ttlOptions } from './lease.js';
 import { addon } from '../addon.js';
 
@@ -47,7 +47,7 @@ function evaluator(client) {
   if (typeof client?.sendCommand === 'function') {
     return (script, keys, args) => client.sendCommand(['EVAL', script, String(keys.length), ...keys, ...args.map(String)]);
   }
-  throw new LeaseError('ERR_INVALID_OPTION', 'redisLease() needs an ioredis client or a connected node-redis (v4+) client');
+  throw new ConfigError('ERR_INVALID_OPTION', 'redisLease() needs an ioredis client or a connected node-redis (v4+) client');
 }
 
 /**
