@@ -39,6 +39,11 @@ export interface SnowflakeSpec {
   maxBackwardsMs: number;
   onExhausted: 'wait' | 'borrow';
   maxBorrowTicks: number;
+  /**
+   * Unix ms recorded by a worker-ID lease (snowmint/lease) for this worker ID:
+   * the first ID falls in a later tick (core `resume_after`). Absent without a lease.
+   */
+  resumeAfterMs?: number;
 }
 
 /**
