@@ -9,7 +9,10 @@ cargo build --release -p snowmint-node
 platform=$(node -p 'const r = process.report.getReport().header; `${process.platform}-${process.arch}` + (process.platform === "linux" ? (r.glibcVersionRuntime ? "-gnu" : "-musl") : "")')
 mkdir -p npm/native
 case "$(uname -s)" in Darwin) lib=libsnowmint_node.dylib ;; *) lib=libsnowmint_node.so ;; esac
-cp "$TARGET_DIR/release/$lib" "npm/native/snowmint.$platform.node"
+# Copy, then rename into place: overwriting the loaded file in place would
+# crash (SIGBUS) every Node process that has the old addon open.
+cp "$TARGET_DIR/release/$lib" "npm/native/.snowmint.$platform.node.tmp"
+mv -f "npm/native/.snowmint.$platform.node.tmp" "npm/native/snowmint.$platform.node"
 echo "  npm/native/snowmint.$platform.node"
 rm -rf npm/dist
 for entry in index:node json:json; do
