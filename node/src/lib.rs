@@ -17,7 +17,8 @@ use snowmint::clock::{Clock, ManualClock, MonotonicClock, SystemClock};
 use snowmint::snowflake::{AtomicSnowflake, FieldOrder, Layout, OnBackwards, OnExhausted, Preset};
 use snowmint::{Error as CoreError, Id, Kind};
 
-mod lease;
+// Public: the test build registers no napi exports, so private ones would be dead code.
+pub mod lease;
 
 /// A JS error whose `code` is a stable snowmint code.
 type Result<T> = napi::Result<T, &'static str>;

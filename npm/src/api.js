@@ -367,14 +367,6 @@ export function createApi(backend, host = {}) {
       }
     }
 
-    /** Rebuilds the generator if its lease was re-acquired since. */
-    follow() {
-      if (this.epoch !== this.lease.epoch) {
-        this.epoch = this.lease.epoch;
-        this.h = this.make();
-      }
-    }
-
     refill() {
       if (this.len > 0) {
         if (this.pos >= this.len) this.run = Math.min(this.run * 2, this.cap);

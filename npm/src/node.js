@@ -5,7 +5,7 @@ import { createApi } from './api.js';
 import { makeError } from './errors.js';
 import { addon, nativeError } from './addon.js';
 import { wasmBackend } from './wasm-backend.js';
-import { localLease } from './lease/local.js';
+import { processLease } from './lease/local.js';
 
 /** SNOWMINT_WORKER_ID, when set, is the default generator's worker ID. */
 function defaultOptions() {
@@ -22,10 +22,12 @@ let zeroConfigLease = null;
 /**
  * No worker ID configured: the default generator leases one among the
  * processes of this machine (snowmint/lease's local lease), so cluster or
- * pm2 workers never share one. Synchronous: it runs inside the first nextId().
+ * pm2 workers never share one. Process-wide like the generator: every
+ * worker_thread gets the same worker ID. Synchronous: it runs inside the
+ * first nextId().
  */
 function defaultLease(workerBits) {
-  zeroConfigLease ??= localLease({ workerIds: { max: Math.min(2 ** workerBits, 1024) - 1 } });
+  zeroConfigLease ??= processLease({ max: Math.min(2 ** workerBits, 1024) - 1 });
   return zeroConfigLease;
 }
 

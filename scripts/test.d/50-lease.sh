@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # snowmint/lease: lock-file leases and the zero-config default (node:cluster,
-# 8 x 1M nextId()), then the fault suite against a real Redis (ioredis and
-# node-redis) and a real etcd that the tests start and stop themselves.
+# 8 x 1M nextId(); 4 worker_threads sharing one process-wide lease), then the
+# fault suite against a real Redis (ioredis and node-redis) and a real etcd
+# that the tests start and stop themselves.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 command -v redis-server >/dev/null && command -v etcd >/dev/null || bash scripts/setup.d/50-lease.sh

@@ -3,11 +3,13 @@
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 import { Snowflake, TestClock, decode } from '../../npm/src/node.js';
+import { localLease } from '../../npm/src/lease/index.js';
 import { open } from './clients.js';
 import { tempDir } from './servers.js';
 
@@ -45,6 +47,23 @@ export async function mintInProcesses(n, count, cfgOf) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+const THREAD_MINTER = new URL('./thread-minter.js', import.meta.url);
+
+/** Runs tests/lease/thread-minter.js in a worker_thread with `job`; resolves with what it posts. */
+export function mintInThread(job) {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(THREAD_MINTER, { workerData: job });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+}
+
+/** Asserts that `dir` holds one lock file, `workerId`'s, and that it is held. */
+export function assertOneHeldLock(dir, workerId) {
+  assert.deepEqual(readdirSync(dir), [`worker-${workerId}.lock`]);
+  assert.throws(() => localLease({ dir, workerIds: { min: workerId, max: workerId } }), { code: 'ERR_LEASE_UNAVAILABLE' });
 }
 
 /** Asserts no ID occurs twice across `arrays`; returns how many there were. */

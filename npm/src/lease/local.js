@@ -18,6 +18,7 @@ import { Lease, clockOf, idRange } from './lease.js';
  */
 const RESERVE_MS = 1000;
 
+/** A lock file's name (node/src/lease.rs creates them): `worker-<id>.lock`. */
 const FILE = /^worker-(\d+)\.lock$/;
 
 /** The default lease directory: per user, under the OS temp dir. */
@@ -35,8 +36,8 @@ export function defaultLeaseDir() {
 const live = new Set();
 let exitHook = false;
 
-function localStore(dir) {
-  const path = (id) => join(dir, `worker-${id}.lock`);
+/** `processWide`: the default generator's store, whose lock every thread shares (node/src/lease.rs). */
+function localStore(dir, processWide) {
   const held = new Map();
   const io = (fn) => {
     try {
@@ -65,14 +66,11 @@ function localStore(dir) {
       return bounds;
     },
     claim(ids) {
-      for (const id of ids) {
-        const file = io(() => addon.leaseFileLock(path(id)));
-        if (file === null) continue;
-        held.set(id, file);
-        // Read under the lock: the snapshot the order came from may be stale.
-        return { workerId: id, bound: io(() => file.read()) };
-      }
-      return null;
+      const file = io(() => addon.leaseLock(dir, ids, processWide));
+      if (file === null) return null;
+      held.set(file.workerId, file);
+      // The bound as read under the lock: the snapshot the order came from may be stale.
+      return { workerId: file.workerId, bound: file.claimedBound };
     },
     extend(id, _token, bound) {
       io(() => held.get(id).raise(bound));
@@ -88,22 +86,15 @@ function localStore(dir) {
   };
 }
 
-/**
- * Leases a worker ID among the processes of this machine (synchronously).
- *
- * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, clock?: object | (() => number) }} [options]
- *   `dir`: the lease directory (default: `SNOWMINT_LEASE_DIR`, else a per-user
- *   directory under the OS temp dir); every process that must not share a
- *   worker ID has to use the same one.
- */
-export function localLease(options = {}) {
+/** A held local lease on `options.dir` (or the default directory); see `localLease`. */
+function claimLocal(options, processWide) {
   const dir = options.dir ?? (process.env.SNOWMINT_LEASE_DIR || defaultLeaseDir());
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (e) {
     throw new LeaseError('ERR_LEASE_IO', `cannot create the lease directory ${dir}: ${e.message}`, { cause: e });
   }
-  const store = localStore(dir);
+  const store = localStore(dir, processWide);
   const lease = new Lease(store, {
     clock: clockOf(options.clock, addon.monotonicNowMs),
     range: idRange(options),
@@ -111,6 +102,20 @@ export function localLease(options = {}) {
   });
   lease.acquire();
   store.lease = lease;
+  return lease;
+}
+
+/**
+ * Leases a worker ID among the processes of this machine (synchronously).
+ * Every call takes a worker ID of its own, in any thread.
+ *
+ * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, clock?: object | (() => number) }} [options]
+ *   `dir`: the lease directory (default: `SNOWMINT_LEASE_DIR`, else a per-user
+ *   directory under the OS temp dir); every process that must not share a
+ *   worker ID has to use the same one.
+ */
+export function localLease(options = {}) {
+  const lease = claimLocal(options, false);
   live.add(lease);
   if (!exitHook) {
     // The exact high-water mark, so the next holder of an ID need not wait
@@ -121,4 +126,17 @@ export function localLease(options = {}) {
     exitHook = true;
   }
   return lease;
+}
+
+/**
+ * The lease of the process-wide default generator (zero configuration): the
+ * same worker ID and lock file in every worker_thread, since they all mint
+ * from one generator. Every thread's extensions raise one bound, the
+ * process-wide maximum. Never released: a thread that exits must not free
+ * the worker ID of a generator the other threads still mint from, so the
+ * kernel frees it when the process ends and the file keeps the reserved
+ * bound (at most RESERVE_MS past the last ID).
+ */
+export function processLease(workerIds) {
+  return claimLocal({ workerIds }, true);
 }
