@@ -8,9 +8,10 @@
 //! The crate is `#![no_std]` and its generators never allocate: time comes
 //! in through the [`Clock`](clock::Clock) trait and randomness through
 //! [`rand_core::Rng`]. The default `std` feature adds a monotonic system
-//! clock, an OS-seeded reseeding CSPRNG (rand's `ThreadRng`: ChaCha12,
-//! refilled in blocks, so no ID pays an OS call) and one-call functions
-//! such as [`new_ulid`].
+//! clock, per-thread OS randomness that no ID pays an OS call for ([`random`]:
+//! rand's reseeding ChaCha12 `ThreadRng` natively, a pool of the browser's
+//! `crypto.getRandomValues` in wasm) and one-call functions such as
+//! [`new_ulid`].
 //!
 //! Every generator is correct under clock faults: IDs from one generator
 //! never repeat and never go back, whatever the clock does.
@@ -58,5 +59,7 @@ pub use text::IdText;
 
 #[cfg(feature = "std")]
 mod per_thread;
+#[cfg(feature = "std")]
+pub mod random;
 #[cfg(feature = "std")]
 pub use per_thread::*;

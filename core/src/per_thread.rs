@@ -1,6 +1,6 @@
 //! One-call minting with `std`: each thread keeps its own monotonic
 //! generators, reads the process-wide [`MonotonicClock`] and draws from
-//! rand's `ThreadRng`. IDs from one thread are strictly increasing; across
+//! the thread's OS-seeded CSPRNG ([`crate::random`]). IDs from one thread are strictly increasing; across
 //! threads they are unique through their random bits. Each returns an error
 //! only for a clock past the kind's last representable time.
 
@@ -11,6 +11,7 @@ use crate::clock::{Clock, MonotonicClock};
 use crate::error::Error;
 use crate::ksuid::Ksuid;
 use crate::objectid::{ObjectId, ObjectIdGenerator};
+use crate::random::thread_rng;
 use crate::typeid::TypeId;
 use crate::ulid::{Ulid, UlidGenerator};
 use crate::uuid::{self, TimeUuidGenerator, Uuid, V7Generator};
@@ -24,7 +25,7 @@ struct Generators {
 
 thread_local! {
     static GENERATORS: RefCell<Generators> = RefCell::new({
-        let mut rng = rand::rng();
+        let mut rng = thread_rng();
         Generators {
             ulid: UlidGenerator::new(),
             v7: V7Generator::new(),
@@ -44,20 +45,20 @@ fn with<T>(f: impl FnOnce(&mut Generators, u64) -> Result<T, Error>) -> Result<T
 /// A monotonic ULID.
 #[inline]
 pub fn new_ulid() -> Result<Ulid, Error> {
-    with(|g, now| g.ulid.generate(now, &mut rand::rng()))
+    with(|g, now| g.ulid.generate(now, &mut thread_rng()))
 }
 
 /// A monotonic UUIDv7 (RFC 9562 §6.2 Method 1).
 #[inline]
 pub fn new_uuid_v7() -> Result<Uuid, Error> {
-    with(|g, now| g.v7.generate(now, &mut rand::rng()))
+    with(|g, now| g.v7.generate(now, &mut thread_rng()))
 }
 
 /// Monotonic ULIDs for all of `out` at one clock reading: a batch pays for
 /// the clock once (in a browser that is a call out to `performance.now()`).
 pub fn new_ulids(out: &mut [Ulid]) -> Result<(), Error> {
     with(|g, now| {
-        let rng = &mut rand::rng();
+        let rng = &mut thread_rng();
         for id in out {
             *id = g.ulid.generate(now, rng)?;
         }
@@ -68,7 +69,7 @@ pub fn new_ulids(out: &mut [Ulid]) -> Result<(), Error> {
 /// Monotonic UUIDv7s for all of `out` at one clock reading, like [`new_ulids`].
 pub fn new_uuid_v7s(out: &mut [Uuid]) -> Result<(), Error> {
     with(|g, now| {
-        let rng = &mut rand::rng();
+        let rng = &mut thread_rng();
         for id in out {
             *id = g.v7.generate(now, rng)?;
         }
@@ -79,7 +80,7 @@ pub fn new_uuid_v7s(out: &mut [Uuid]) -> Result<(), Error> {
 /// A random UUIDv4.
 #[inline]
 pub fn new_uuid_v4() -> Uuid {
-    uuid::new_v4(&mut rand::rng())
+    uuid::new_v4(&mut thread_rng())
 }
 
 /// A time-based UUIDv1 with a random node.
@@ -94,7 +95,7 @@ pub fn new_uuid_v6() -> Result<Uuid, Error> {
 
 /// A KSUID with a random payload.
 pub fn new_ksuid() -> Result<Ksuid, Error> {
-    with(|_, now| Ksuid::generate(now, &mut rand::rng()))
+    with(|_, now| Ksuid::generate(now, &mut thread_rng()))
 }
 
 /// A MongoDB ObjectId.
