@@ -72,9 +72,7 @@ impl Ksuid {
 
     /// The 27-character base62 text.
     pub fn to_text(&self) -> IdText<27> {
-        let mut t = IdText::new();
-        t.push(&base62::encode(&self.0));
-        t
+        IdText::full(base62::encode(&self.0))
     }
 
     /// Parses 27 base62 digits (at most `aWgEPTl1tmebfsQzFP4bxwgy80V`).

@@ -7,7 +7,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::error::{Error, Kind, ParseError};
-use crate::text::IdText;
+use crate::text::{IdText, hex_digit};
 
 const COUNTER_MASK: u32 = 0xFF_FFFF;
 
@@ -46,9 +46,7 @@ impl ObjectId {
         for b in self.0 {
             v = v << 8 | b as u128;
         }
-        let mut t = IdText::new();
-        t.push(&crate::uuid::hex::<24>(v));
-        t
+        IdText::hex(v)
     }
 
     /// Parses 24 hex digits (any case).
@@ -67,19 +65,12 @@ impl ObjectId {
         }
         let mut out = [0u8; 12];
         for (i, &c) in text.iter().enumerate() {
-            let d = match c {
-                b'0'..=b'9' => c - b'0',
-                b'a'..=b'f' => c - b'a' + 10,
-                b'A'..=b'F' => c - b'A' + 10,
-                _ => {
-                    return Err(ParseError::Character {
-                        kind: Kind::ObjectId,
-                        position: i,
-                        found: c,
-                        allowed: "hex digits 0-9, a-f",
-                    });
-                }
-            };
+            let d = hex_digit(c).ok_or(ParseError::Character {
+                kind: Kind::ObjectId,
+                position: i,
+                found: c,
+                allowed: "hex digits 0-9, a-f",
+            })?;
             out[i / 2] |= d << (4 * (1 - i % 2));
         }
         Ok(ObjectId(out))

@@ -57,9 +57,7 @@ impl Ulid {
 
     /// The canonical 26-character uppercase text.
     pub fn to_text(&self) -> IdText<26> {
-        let mut t = IdText::new();
-        t.push(&base32::encode::<26>(self.0, base32::UPPER));
-        t
+        IdText::full(base32::encode::<26>(self.0, base32::UPPER))
     }
 
     /// Parses 26 Crockford base32 characters in any case.

@@ -416,7 +416,6 @@ fn error_kind(e: &ParseError) -> (&'static str, Option<usize>) {
         ParseError::Character { position, .. } => ("character", Some(*position)),
         ParseError::Overflow { .. } => ("overflow", None),
         ParseError::Prefix { .. } => ("prefix", None),
-        ParseError::Uuid(_) => ("uuid", None),
         ParseError::UnknownKind { .. } => ("unknown_kind", None),
     }
 }

@@ -486,13 +486,15 @@ def invalid():
         bad("ulid", "dash", "01ARZ3NDEK-SV4RRFFQ69G5FAV", "character", 10),
         bad("ulid", "non-ascii-27-bytes", "01ARZ3NDEKTSV4RRFFQ69G5FA\u00e9", "length"),
         bad("ulid", "empty", "", "length"),
-        # UUID (the uuid crate reports its own error kind)
-        bad("uuid", "35-chars", "017f22e2-79b0-7cc3-98c4-dc0c0c07398", "uuid"),
-        bad("uuid", "bad-hex", "017f22e2-79b0-7cc3-98c4-dc0c0c07398g", "uuid"),
-        bad("uuid", "misplaced-dash", "017f22e279b0-7cc3-98c4-dc0c0c07398f0", "uuid"),
-        bad("uuid", "unclosed-brace", "{017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "uuid"),
-        bad("uuid", "31-hex", "017f22e279b07cc398c4dc0c0c07398", "uuid"),
-        bad("uuid", "empty", "", "uuid"),
+        # UUID: a length none of the forms has, or the first character that breaks the form
+        bad("uuid", "35-chars", "017f22e2-79b0-7cc3-98c4-dc0c0c07398", "length"),
+        bad("uuid", "bad-hex", "017f22e2-79b0-7cc3-98c4-dc0c0c07398g", "character", 35),
+        bad("uuid", "misplaced-dash", "017f22e279b0-7cc3-98c4-dc0c0c07398f0", "character", 8),
+        bad("uuid", "unclosed-brace", "{017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "length"),
+        bad("uuid", "31-hex", "017f22e279b07cc398c4dc0c0c07398", "length"),
+        bad("uuid", "empty", "", "length"),
+        bad("uuid", "braced-no-close", "{017f22e2-79b0-7cc3-98c4-dc0c0c07398f0", "character", 37),
+        bad("uuid", "bad-urn", "urn:uuld:017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "character", 6),
         # KSUID
         bad("ksuid", "26-chars", "0ujtsYcgvSTl8PAuAdqWYSMnLO", "length"),
         bad("ksuid", "max-plus-one", "aWgEPTl1tmebfsQzFP4bxwgy80W", "overflow"),

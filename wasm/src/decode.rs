@@ -2,9 +2,9 @@
 //! `RawDecoded` in backend.d.ts.
 
 use js_sys::Object;
-use snowmint::Kind;
 use snowmint::base32;
 use snowmint::id::Id;
+use snowmint::{IdText, Kind};
 use wasm_bindgen::prelude::*;
 
 use crate::{core_error, invalid_option, js_error, set};
@@ -24,35 +24,31 @@ pub fn decode_text(text: &str, kind: Option<String>) -> Result<Object, JsValue> 
         Id::Snowflake(v) => set(&r, "value", v),
         Id::Ulid(u) => {
             set(&r, "timestamp", u.timestamp_ms() as f64);
-            set(&r, "hex", format!("{:020x}", u.random()));
+            set(&r, "hex", IdText::<20>::hex(u.random()).as_str());
             set(&r, "uuid", u.to_uuid().to_text().as_str());
         }
         Id::Uuid(u) => {
             set(&r, "uuid", u.to_text().as_str());
             set(&r, "version", u.version());
-            let variant = match uuid::Uuid::from_u128(u.0).get_variant() {
-                uuid::Variant::NCS => "ncs",
-                uuid::Variant::RFC4122 => "rfc9562",
-                uuid::Variant::Microsoft => "microsoft",
-                _ => "future",
-            };
-            set(&r, "variant", variant);
+            set(&r, "variant", u.variant().name());
             set(&r, "timestamp", u.timestamp_ms().map(|ms| ms as f64));
             set(&r, "clockSeq", u.clock_seq());
-            set(&r, "node", u.node().map(|n| format!("{n:012x}")));
+            set(
+                &r,
+                "node",
+                u.node()
+                    .map(|n| IdText::<12>::hex(n.into()).as_str().to_owned()),
+            );
         }
         Id::Ksuid(k) => {
             set(&r, "timestamp", k.timestamp_ms() as f64);
-            set(
-                &r,
-                "hex",
-                format!("{:032x}", u128::from_be_bytes(k.payload())),
-            );
+            let payload = u128::from_be_bytes(k.payload());
+            set(&r, "hex", IdText::<32>::hex(payload).as_str());
         }
         Id::ObjectId(o) => {
             set(&r, "timestamp", o.timestamp_ms() as f64);
-            let random = o.0[4..9].iter().fold(0u64, |v, &b| v << 8 | b as u64);
-            set(&r, "hex", format!("{random:010x}"));
+            let random = o.0[4..9].iter().fold(0u128, |v, &b| v << 8 | b as u128);
+            set(&r, "hex", IdText::<10>::hex(random).as_str());
             set(&r, "counter", o.counter());
         }
         Id::TypeId(t) => {
@@ -75,10 +71,11 @@ pub fn to_human(text: &str, groups: Option<u32>) -> Result<String, JsValue> {
         other => {
             return Err(js_error(
                 "ERR_INVALID_ARG_VALUE",
-                &format!(
-                    "the human form is defined for Snowflakes and 128-bit IDs (ULID, UUID, TypeID), not for a {}",
-                    other.kind()
-                ),
+                &[
+                    "the human form is defined for Snowflakes and 128-bit IDs (ULID, UUID, TypeID), not for a ",
+                    other.kind().name(),
+                ]
+                .concat(),
             ));
         }
     };
@@ -94,7 +91,7 @@ pub fn from_human(text: &str) -> Result<JsValue, JsValue> {
         Id::Ulid(u) => Ok(u.to_text().as_str().into()),
         other => Err(js_error(
             "ERR_INTERNAL",
-            &format!("the human form read back as a {}", other.kind()),
+            &["the human form read back as a ", other.kind().name()].concat(),
         )),
     }
 }

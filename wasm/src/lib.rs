@@ -39,9 +39,13 @@ fn core_error(e: impl Into<Error>) -> JsValue {
     js_error(e.code(), &e.to_string())
 }
 
-/// A name api.js let through but the core does not know.
+/// A name api.js let through but the core does not know. Messages here are
+/// joined, not `format!`ted: see the core's error Display for why.
 fn invalid_option(what: &str, value: &str) -> JsValue {
-    js_error("ERR_INVALID_OPTION", &format!("unknown {what} '{value}'"))
+    js_error(
+        "ERR_INVALID_OPTION",
+        &["unknown ", what, " '", value, "'"].concat(),
+    )
 }
 
 /// Sets a property on a plain object (the objects are fresh, so it cannot fail).

@@ -5,6 +5,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use js_sys::{BigUint64Array, Float64Array, Object};
+use snowmint::IdText;
 use snowmint::clock::{Clock, ManualClock, MonotonicClock, SystemClock};
 use snowmint::snowflake::{AtomicSnowflake, FieldOrder, Layout, OnBackwards, OnExhausted, Preset};
 use wasm_bindgen::prelude::*;
@@ -39,7 +40,7 @@ fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
 
 /// An index that names nothing: api.js checks names first, so only a bug gets here.
 fn unknown(what: &str, index: f64) -> JsValue {
-    invalid_option(what, &(index as i64).to_string())
+    invalid_option(what, &IdText::<20>::decimal(index as u64))
 }
 
 /// The clocks a spec can name; a test clock is shared with its `TestClock`.
