@@ -1,10 +1,10 @@
 // The wasm backend: the wasm-bindgen build of wasm/ (npm/wasm/), with the
 // interface of backend.d.ts that the napi addon also implements. The module
-// is inlined as a string and compiled synchronously on first use, so it loads
-// the same way in a page, a worker, a bundle or Node: no fetch (works
-// offline), no bundler plugin, no top-level await, no Node built-in.
+// is inlined as a string (wasm/embed.mjs) and compiled synchronously on first
+// use, so it loads the same way in a page, a worker, a bundle or Node: no
+// fetch (works offline), no bundler plugin, no top-level await, no Node built-in.
 import * as wasm from '../wasm/snowmint.js';
-import latin1 from '../wasm/snowmint_bg.js';
+import text, { key } from '../wasm/snowmint_bg.js';
 
 // wasm-bindgen cannot borrow an optional handle, so a TestClock goes in as a
 // fresh handle to the same clock (the caller's stays usable).
@@ -20,8 +20,8 @@ let backend = null;
 /** The backend (backend.d.ts) over a wasm instance, compiled on first use. */
 export function wasmBackend() {
   if (backend) return backend;
-  const bytes = new Uint8Array(latin1.length);
-  for (let i = 0; i < latin1.length; i++) bytes[i] = latin1.charCodeAt(i);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) ^ key;
   wasm.initSync({ module: bytes });
   const presets = wasm.presets();
   /** A SnowflakeSpec as the numbers wasm/src/snowflake.rs reads (`Spec`): names become indexes. */

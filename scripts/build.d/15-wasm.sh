@@ -19,9 +19,12 @@ wasm-bindgen --target web --omit-default-module-path --no-typescript \
   --enable-reference-types --enable-sign-ext --enable-mutable-globals \
   -o "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.wasm"
 node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
-# The generated glue is read by machines only: minify it.
-"$ROOT/node_modules/.bin/esbuild" "$OUT/snowmint.js" --minify --format=esm --log-level=warning \
-  --outfile="$OUT/snowmint.min.js" && mv "$OUT/snowmint.min.js" "$OUT/snowmint.js"
+# The generated glue is read by machines only: minify it, and drop its
+# default export (an async loader that fetches a .wasm URL; we load with
+# initSync) by bundling a re-export of the named exports only.
+echo "export * from './snowmint.js';" >"$OUT/named.js"
+"$ROOT/node_modules/.bin/esbuild" "$OUT/named.js" --bundle --minify --format=esm --log-level=warning \
+  --outfile="$OUT/snowmint.min.js" && mv "$OUT/snowmint.min.js" "$OUT/snowmint.js" && rm "$OUT/named.js"
 
 # The ID inspector: one classic script beside its page, so it opens from disk.
 rm -rf inspector/dist && mkdir -p inspector/dist
