@@ -15,9 +15,11 @@ wasm-bindgen --target web --omit-default-module-path --no-typescript \
   --out-dir "$OUT" --out-name snowmint \
   "$TARGET_DIR/wasm32-unknown-unknown/wasm-release/snowmint_wasm.wasm"
 # Debian's wasm-opt (v108) breaks wasm-bindgen output: use the npm binaryen only.
-"$ROOT/node_modules/.bin/wasm-opt" -Oz --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int \
-  --enable-reference-types --enable-sign-ext --enable-mutable-globals \
-  -o "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.wasm"
+# Import, export and module names are minified; the glue follows the map printed.
+"$ROOT/node_modules/.bin/wasm-opt" -Oz --minify-imports-and-exports-and-modules --strip-debug --strip-producers --enable-bulk-memory \
+  --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-mutable-globals \
+  -o "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.wasm" >"$OUT/names.json"
+node "$ROOT/wasm/minify-names.mjs" "$OUT/names.json" "$OUT/snowmint_bg.wasm" "$OUT/snowmint.js" && rm "$OUT/names.json"
 node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
 # The generated glue is read by machines only: minify it, and drop its
 # default export (an async loader that fetches a .wasm URL; we load with
