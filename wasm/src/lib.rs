@@ -19,12 +19,11 @@ static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> 
     unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
 
 use js_sys::{Float64Array, Object, Reflect};
-use snowmint::clock::{Clock, MonotonicClock};
+use snowmint::clock::{Clock, Instant, MonotonicClock};
 use snowmint::ulid::Ulid;
 use snowmint::uuid::Uuid;
 use snowmint::{Error, IdText};
 use wasm_bindgen::prelude::*;
-use web_time::Instant;
 
 /// A JS `Error` with the stable `code` api.js maps to a public class.
 fn js_error(code: &str, message: &str) -> JsValue {
