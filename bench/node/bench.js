@@ -178,13 +178,21 @@ report(
 );
 
 // --- 5. the other kinds, for reference ---------------------------------------
-report('Other kinds (for reference)', compare(calls, [
+// Each snowmint row first, so the ratios compare it with its own peers.
+report('TypeID (for reference)', compare(calls, [
   ["snowmint typeid('user')", () => sm.typeid('user')],
   ["typeid-js typeid('user')", () => typeidJs('user').toString()],
+]));
+report('KSUID (for reference)', compare(calls, [
   ['snowmint ksuid()', sm.ksuid],
   ['ksuid randomSync()', () => KSUID.randomSync().string],
+]));
+report('ObjectId (for reference)', compare(calls, [
   ['snowmint objectId()', sm.objectId],
   ['bson new ObjectId()', () => new ObjectId().toHexString()],
+]));
+report('Random IDs, not time-ordered (for reference)', compare(calls, [
+  ['snowmint uuidv4()', sm.uuidv4],
   ['hyperid()', hyperid()],
 ]));
 
