@@ -516,18 +516,18 @@ export function createApi(backend, host = {}) {
 
   // --- strings -------------------------------------------------------------
 
-  const ULID = new TextSource('ulid', 26, true);
-  const V7 = new TextSource('uuidv7', 36, true);
-  const V4 = new TextSource('uuidv4', 36, false);
-
-  const ulid = () => ULID.next();
-  const uuidv7 = () => V7.next();
-  const uuidv4 = () => V4.next();
-  const one = (kind) => () => call(() => backend.mintText(kind, 1, timing));
-  const uuidv1 = one('uuidv1');
-  const uuidv6 = one('uuidv6');
-  const ksuid = one('ksuid');
-  const objectId = one('objectid');
+  /** A minting function over its own batches; `timed` for kinds that embed the time. */
+  const source = (kind, width, timed = true) => {
+    const texts = new TextSource(kind, width, timed);
+    return () => texts.next();
+  };
+  const ulid = source('ulid', 26);
+  const uuidv7 = source('uuidv7', 36);
+  const uuidv4 = source('uuidv4', 36, false);
+  const uuidv1 = source('uuidv1', 36);
+  const uuidv6 = source('uuidv6', 36);
+  const ksuid = source('ksuid', 27);
+  const objectId = source('objectid', 24);
 
   function typeid(prefix) {
     return call(() => backend.typeid(stringArg('prefix', prefix)));
