@@ -127,6 +127,16 @@ mod os {
         }
     }
 
+    /// Milliseconds from `start` to a moment at which `clock` still read a
+    /// time that `fresh` accepts (the tick IDs were minted in, or earlier),
+    /// or 0 if it has moved on. A binding that minted a batch at `start`
+    /// hands the IDs out only until its own reading before the call plus
+    /// this plus one tick, so no ID is handed out after a newer tick began.
+    pub fn fresh_ms(start: Instant, clock: &impl Clock, fresh: impl Fn(u64) -> bool) -> f64 {
+        let spent = start.elapsed().as_secs_f64() * 1e3;
+        if fresh(clock.now_ms()) { spent } else { 0.0 }
+    }
+
     impl Clock for MonotonicClock {
         #[inline]
         fn now_ms(&self) -> u64 {
@@ -179,7 +189,7 @@ mod browser {
 }
 
 #[cfg(feature = "std")]
-pub use os::{Instant, MonotonicClock, SystemClock};
+pub use os::{Instant, MonotonicClock, SystemClock, fresh_ms};
 
 #[cfg(all(test, feature = "std"))]
 mod tests {

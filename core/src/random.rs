@@ -69,17 +69,21 @@ impl PooledOsRng {
     /// common case (enough bytes left) is a copy without `take`'s loop.
     #[inline]
     fn bytes<const N: usize>() -> [u8; N] {
-        let mut b = [0; N];
-        POOL.with_borrow_mut(|p| match p.left.checked_sub(N) {
-            Some(left) => {
-                let served = &mut p.bytes[POOL_BYTES - p.left..POOL_BYTES - left];
-                b.copy_from_slice(served);
-                served.fill(0);
-                p.left = left;
+        POOL.with_borrow_mut(|p| {
+            let start = POOL_BYTES - p.left;
+            match p.bytes[start..].first_chunk_mut::<N>() {
+                // A fixed-size move: no call to a slice copy.
+                Some(served) => {
+                    p.left -= N;
+                    core::mem::replace(served, [0; N])
+                }
+                None => {
+                    let mut b = [0; N];
+                    p.take(&mut b);
+                    b
+                }
             }
-            None => p.take(&mut b),
-        });
-        b
+        })
     }
 }
 
@@ -105,17 +109,24 @@ impl TryRng for PooledOsRng {
 
 impl TryCryptoRng for PooledOsRng {}
 
-/// The calling thread's generator (see the module docs for the choice).
+/// The thread's generator (see the module docs for the choice).
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+pub(crate) type ThreadRng = rand::rngs::ThreadRng;
+/// The thread's generator (see the module docs for the choice).
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub(crate) type ThreadRng = PooledOsRng;
+
+/// A handle to the calling thread's generator.
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 #[inline]
-pub(crate) fn thread_rng() -> rand::rngs::ThreadRng {
+pub(crate) fn thread_rng() -> ThreadRng {
     rand::rng()
 }
 
-/// The calling thread's generator (see the module docs for the choice).
+/// A handle to the calling thread's generator.
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 #[inline]
-pub(crate) fn thread_rng() -> PooledOsRng {
+pub(crate) fn thread_rng() -> ThreadRng {
     PooledOsRng
 }
 

@@ -19,10 +19,10 @@ static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> 
     unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
 
 use js_sys::{Float64Array, Object, Reflect};
-use snowmint::clock::{Clock, Instant, MonotonicClock};
+use snowmint::clock::{Instant, MonotonicClock, fresh_ms};
 use snowmint::ulid::Ulid;
 use snowmint::uuid::Uuid;
-use snowmint::{Error, IdText};
+use snowmint::{Error, TextKind};
 use wasm_bindgen::prelude::*;
 
 /// A JS `Error` with the stable `code` api.js maps to a public class.
@@ -52,64 +52,17 @@ fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(obj, &JsValue::from_str(key), &value.into());
 }
 
-/// Milliseconds from `start` during which `clock` still read a time that
-/// `fresh` accepts (the minted tick or earlier), or 0 if it has moved on:
-/// api.js adds it to its own clock reading taken before the call.
-fn fresh_ms(start: Instant, clock: &impl Clock, fresh: impl Fn(u64) -> bool) -> f64 {
-    let spent = start.elapsed().as_secs_f64() * 1e3;
-    if fresh(clock.now_ms()) { spent } else { 0.0 }
-}
-
 /// `count` new IDs' texts concatenated (each kind has a fixed width);
 /// `timing[0]` as in `fill`, for the ULID and v7 batches api.js times.
-/// Those two take one clock reading per batch.
 #[wasm_bindgen(js_name = mintText)]
 pub fn mint_text(kind: &str, count: u32, timing: &Float64Array) -> Result<String, JsValue> {
     let start = Instant::now();
-    let n = count as usize;
-    let mut text = String::with_capacity(n * 36);
-    let out = &mut text;
-    let first_ms = match kind {
-        "ulid" => {
-            let mut ids = vec![Ulid::NIL; n];
-            snowmint::new_ulids(&mut ids).map_err(core_error)?;
-            ids.iter().for_each(|id| out.push_str(&id.to_text()));
-            ids.first().map(Ulid::timestamp_ms)
-        }
-        "uuidv7" => {
-            let mut ids = vec![Uuid::NIL; n];
-            snowmint::new_uuid_v7s(&mut ids).map_err(core_error)?;
-            ids.iter().for_each(|id| out.push_str(&id.to_text()));
-            ids.first().map(|id| (id.0 >> 80) as u64)
-        }
-        "uuidv4" => append(out, count, || Ok(snowmint::new_uuid_v4().to_text()))?,
-        "uuidv1" => append(out, count, || {
-            snowmint::new_uuid_v1().map(|id| id.to_text())
-        })?,
-        "uuidv6" => append(out, count, || {
-            snowmint::new_uuid_v6().map(|id| id.to_text())
-        })?,
-        "ksuid" => append(out, count, || snowmint::new_ksuid().map(|id| id.to_text()))?,
-        "objectid" => append(out, count, || {
-            snowmint::new_object_id().map(|id| id.to_text())
-        })?,
-        other => return Err(invalid_option("kind", other)),
-    };
+    let kind = TextKind::from_name(kind).ok_or_else(|| invalid_option("kind", kind))?;
+    let mut text = String::new();
+    let first_ms = snowmint::mint_texts(kind, count as usize, &mut text).map_err(core_error)?;
     let fresh = first_ms.map_or(0.0, |ms| fresh_ms(start, &MonotonicClock, |now| now <= ms));
     timing.set_index(0, fresh);
     Ok(text)
-}
-
-/// Appends `count` texts of an untimed kind, minted one by one.
-fn append<const N: usize>(
-    out: &mut String,
-    count: u32,
-    mut mint: impl FnMut() -> Result<IdText<N>, Error>,
-) -> Result<Option<u64>, JsValue> {
-    for _ in 0..count {
-        out.push_str(&mint().map_err(core_error)?);
-    }
-    Ok(None)
 }
 
 /// One TypeID with a monotonic UUIDv7 suffix.

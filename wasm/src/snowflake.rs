@@ -6,11 +6,11 @@ use std::rc::Rc;
 
 use js_sys::{BigUint64Array, Float64Array, Object};
 use snowmint::IdText;
-use snowmint::clock::{Clock, Instant, ManualClock, MonotonicClock, SystemClock};
+use snowmint::clock::{Clock, Instant, ManualClock, MonotonicClock, SystemClock, fresh_ms};
 use snowmint::snowflake::{AtomicSnowflake, FieldOrder, Layout, OnBackwards, OnExhausted, Preset};
 use wasm_bindgen::prelude::*;
 
-use crate::{core_error, fresh_ms, invalid_option, js_error, set};
+use crate::{core_error, invalid_option, js_error, set};
 
 /// A `SnowflakeSpec` as numbers, names as indexes, in the order of
 /// `specArgs` in wasm-backend.js: 15 numbers cross in one copy, where
