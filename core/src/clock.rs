@@ -191,6 +191,69 @@ mod browser {
 #[cfg(feature = "std")]
 pub use os::{Instant, MonotonicClock, SystemClock, fresh_ms};
 
+/// The clocks the bindings let a generator read, by name: the shared
+/// [`MonotonicClock`], the raw [`SystemClock`], or a [`ManualClock`] shared
+/// with the caller through `M` (an `Rc` or `Arc` of it).
+#[cfg(feature = "std")]
+#[derive(Debug, Clone)]
+pub enum ClockChoice<M> {
+    /// `"monotonic"`.
+    Monotonic,
+    /// `"system"`.
+    System,
+    /// `"test"`.
+    Manual(M),
+}
+
+#[cfg(feature = "std")]
+impl<M> ClockChoice<M> {
+    /// The bindings' names, in the order of their index encoding.
+    pub const NAMES: [&'static str; 3] = ["monotonic", "system", "test"];
+
+    /// The clock named `name`; `"test"` needs the `manual` clock.
+    pub fn from_name(name: &str, manual: Option<M>) -> Option<ClockChoice<M>> {
+        match (name, manual) {
+            ("monotonic", _) => Some(ClockChoice::Monotonic),
+            ("system", _) => Some(ClockChoice::System),
+            ("test", Some(m)) => Some(ClockChoice::Manual(m)),
+            _ => None,
+        }
+    }
+
+    /// Its name (one of [`ClockChoice::NAMES`]).
+    pub const fn name(&self) -> &'static str {
+        match self {
+            ClockChoice::Monotonic => "monotonic",
+            ClockChoice::System => "system",
+            ClockChoice::Manual(_) => "test",
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl<M: core::ops::Deref<Target = ManualClock>> Clock for ClockChoice<M> {
+    #[inline]
+    fn now_ms(&self) -> u64 {
+        match self {
+            ClockChoice::Monotonic => MonotonicClock.now_ms(),
+            ClockChoice::System => SystemClock.now_ms(),
+            ClockChoice::Manual(c) => c.now_ms(),
+        }
+    }
+
+    /// A monotonic clock only makes a generator wait for the next tick of
+    /// a used-up sequence (under one tick): spin, as yielding the thread on
+    /// a busy machine can miss the tick by milliseconds. A system clock can
+    /// step back by up to the policy's bound, so that wait yields (a no-op
+    /// in a browser, which has one thread).
+    fn relax(&self) {
+        match self {
+            ClockChoice::System => SystemClock.relax(),
+            _ => core::hint::spin_loop(),
+        }
+    }
+}
+
 #[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;

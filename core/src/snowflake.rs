@@ -22,6 +22,43 @@ pub enum FieldOrder {
     SequenceThenWorker,
 }
 
+impl FieldOrder {
+    /// Every order, in the order of the bindings' index encoding.
+    pub const ALL: [FieldOrder; 2] = [
+        FieldOrder::WorkerThenSequence,
+        FieldOrder::SequenceThenWorker,
+    ];
+
+    /// The bindings' name: `"worker-sequence"` or `"sequence-worker"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            FieldOrder::WorkerThenSequence => "worker-sequence",
+            FieldOrder::SequenceThenWorker => "sequence-worker",
+        }
+    }
+
+    /// Looks an order up by [`FieldOrder::name`].
+    pub fn from_name(name: &str) -> Option<FieldOrder> {
+        FieldOrder::ALL.into_iter().find(|o| o.name() == name)
+    }
+}
+
+/// Field widths of a custom layout, as the bindings take them
+/// (see [`Layout::resolve`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CustomLayout {
+    /// Width of the time field.
+    pub time_bits: u8,
+    /// Width of the worker field.
+    pub worker_bits: u8,
+    /// Width of the sequence field.
+    pub sequence_bits: u8,
+    /// Length of a tick in ms.
+    pub unit_ms: u32,
+    /// Which field follows the time.
+    pub order: FieldOrder,
+}
+
 /// How a preset divides its worker field into two named parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorkerSplit {
@@ -211,6 +248,22 @@ impl Layout {
             order: FieldOrder::WorkerThenSequence,
             split: None,
         })
+    }
+
+    /// The layout a binding's options describe: `custom` widths if given,
+    /// else `preset`'s layout; `epoch_ms`, if given, replaces the epoch of
+    /// either (a custom layout without one starts at the Unix epoch).
+    pub fn resolve(
+        preset: Preset,
+        custom: Option<CustomLayout>,
+        epoch_ms: Option<u64>,
+    ) -> Result<Layout, Error> {
+        let layout = match custom {
+            Some(c) => Layout::new(c.time_bits, c.worker_bits, c.sequence_bits, c.unit_ms, 0)?
+                .with_order(c.order),
+            None => preset.layout(),
+        };
+        Ok(epoch_ms.map_or(layout, |ms| layout.with_epoch(ms)))
     }
 
     /// The same layout with the sequence placed before the worker field.
@@ -430,6 +483,22 @@ pub enum OnBackwards {
     Fail,
 }
 
+impl OnBackwards {
+    /// The bindings' names of the policies, in the order of their index encoding.
+    pub const NAMES: [&'static str; 3] = ["wait", "keep", "fail"];
+
+    /// The policy named `name` (one of [`OnBackwards::NAMES`]); `"wait"`
+    /// waits out at most `max_ms`.
+    pub fn from_name(name: &str, max_ms: u64) -> Option<OnBackwards> {
+        Some(match name {
+            "wait" => OnBackwards::Wait { max_ms },
+            "keep" => OnBackwards::KeepLastTick,
+            "fail" => OnBackwards::Fail,
+            _ => return None,
+        })
+    }
+}
+
 impl Default for OnBackwards {
     fn default() -> Self {
         OnBackwards::Wait { max_ms: 1_000 }
@@ -448,6 +517,21 @@ pub enum OnExhausted {
         /// How many ticks ahead of the clock IDs may be minted.
         max_ticks: u32,
     },
+}
+
+impl OnExhausted {
+    /// The bindings' names of the policies, in the order of their index encoding.
+    pub const NAMES: [&'static str; 2] = ["wait", "borrow"];
+
+    /// The policy named `name` (one of [`OnExhausted::NAMES`]); `"borrow"`
+    /// borrows at most `max_ticks` ahead.
+    pub fn from_name(name: &str, max_ticks: u32) -> Option<OnExhausted> {
+        Some(match name {
+            "wait" => OnExhausted::Wait,
+            "borrow" => OnExhausted::BorrowAhead { max_ticks },
+            _ => return None,
+        })
+    }
 }
 
 /// A run of IDs taken in one step: all in one tick, `first + i * stride`.

@@ -10,6 +10,7 @@ import text, { key } from '../wasm/snowmint_bg.js';
 // fresh handle to the same clock (the caller's stays usable).
 const share = (clock) => clock && clock.share();
 
+// Indexes into these cross for names; the core lists them in the same order.
 const ORDERS = ['worker-sequence', 'sequence-worker'];
 const CLOCKS = ['monotonic', 'system', 'test'];
 const ON_BACKWARDS = ['wait', 'keep', 'fail'];
@@ -23,7 +24,7 @@ export function wasmBackend() {
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) ^ key;
   wasm.initSync({ module: bytes });
-  const presets = wasm.presets();
+  const presets = wasm.presets().split(',');
   /** A SnowflakeSpec as the numbers wasm/src/snowflake.rs reads (`Spec`): names become indexes. */
   const specArgs = (s) => {
     const l = s.layout;

@@ -6,8 +6,10 @@ use std::rc::Rc;
 
 use js_sys::{BigUint64Array, Float64Array, Object};
 use snowmint::IdText;
-use snowmint::clock::{Clock, Instant, ManualClock, MonotonicClock, SystemClock, fresh_ms};
-use snowmint::snowflake::{AtomicSnowflake, FieldOrder, Layout, OnBackwards, OnExhausted, Preset};
+use snowmint::clock::{Clock, ClockChoice, Instant, ManualClock, fresh_ms};
+use snowmint::snowflake::{
+    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::{core_error, invalid_option, js_error, set};
@@ -23,12 +25,12 @@ const TIME_BITS: usize = 3;
 const WORKER_BITS: usize = 4;
 const SEQUENCE_BITS: usize = 5;
 const UNIT_MS: usize = 6;
-const ORDER: usize = 7; // worker-sequence, sequence-worker
+const ORDER: usize = 7; // index into FieldOrder::ALL
 const EPOCH: usize = 8; // NaN: the preset's epoch
-const CLOCK: usize = 9; // monotonic, system, test
-const ON_BACKWARDS: usize = 10; // wait, keep, fail
+const CLOCK: usize = 9; // index into ClockChoice::NAMES
+const ON_BACKWARDS: usize = 10; // index into OnBackwards::NAMES
 const MAX_BACKWARDS_MS: usize = 11;
-const ON_EXHAUSTED: usize = 12; // wait, borrow
+const ON_EXHAUSTED: usize = 12; // index into OnExhausted::NAMES
 const MAX_BORROW_TICKS: usize = 13;
 const RESUME_AFTER_MS: usize = 14; // NaN: none (a lease's high-water mark)
 
@@ -37,65 +39,39 @@ fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
         .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 15 numbers"))
 }
 
-/// An index that names nothing: api.js checks names first, so only a bug gets here.
-fn unknown(what: &str, index: f64) -> JsValue {
-    invalid_option(what, &IdText::<20>::decimal(index as u64))
+/// The item at `index` of one of the core's lists (presets, orders, policy
+/// and clock names): api.js checks names first, so an index out of range
+/// is a bug in wasm-backend.js.
+fn at<T: Copy>(items: &[T], what: &str, index: f64) -> Result<T, JsValue> {
+    let unknown = || invalid_option(what, &IdText::<20>::decimal(index as u64));
+    items.get(index as usize).copied().ok_or_else(unknown)
 }
 
-/// The clocks a spec can name; a test clock is shared with its `TestClock`.
-enum AnyClock {
-    Monotonic,
-    System,
-    Test(Rc<ManualClock>),
-}
+type Generator = AtomicSnowflake<ClockChoice<Rc<ManualClock>>>;
 
-impl Clock for AnyClock {
-    fn now_ms(&self) -> u64 {
-        match self {
-            AnyClock::Monotonic => MonotonicClock.now_ms(),
-            AnyClock::System => SystemClock.now_ms(),
-            AnyClock::Test(c) => c.now_ms(),
-        }
-    }
-    /// A wasm instance has one thread: every wait spins on the clock.
-    fn relax(&self) {
-        core::hint::spin_loop();
-    }
-}
-
-type Generator = AtomicSnowflake<AnyClock>;
-
-/// `presets()`: the preset names, default (Twitter) first.
+/// `presets()`: the preset names, default (Twitter) first, joined by
+/// commas (wasm-backend.js splits them): a list of strings needs glue.
 #[wasm_bindgen]
-pub fn presets() -> Vec<String> {
-    Preset::ALL.iter().map(|p| p.name().to_owned()).collect()
+pub fn presets() -> String {
+    Preset::ALL.map(Preset::name).join(",")
 }
 
 fn layout_from(s: &Spec) -> Result<Layout, JsValue> {
-    let epoch = (!s[EPOCH].is_nan()).then_some(s[EPOCH] as u64);
-    let layout = if s[HAS_LAYOUT] == 1.0 {
-        let order = match s[ORDER] {
-            0.0 => FieldOrder::WorkerThenSequence,
-            1.0 => FieldOrder::SequenceThenWorker,
-            other => return Err(unknown("layout order", other)),
-        };
-        // api.js bounds every width to 0..=63, so `as u8` keeps the value.
-        Layout::new(
-            s[TIME_BITS] as u8,
-            s[WORKER_BITS] as u8,
-            s[SEQUENCE_BITS] as u8,
-            s[UNIT_MS] as u32,
-            epoch.unwrap_or(0),
-        )
-        .map_err(core_error)?
-        .with_order(order)
+    let custom = if s[HAS_LAYOUT] == 1.0 {
+        Some(CustomLayout {
+            // api.js bounds every width to 0..=63, so `as u8` keeps the value.
+            time_bits: s[TIME_BITS] as u8,
+            worker_bits: s[WORKER_BITS] as u8,
+            sequence_bits: s[SEQUENCE_BITS] as u8,
+            unit_ms: s[UNIT_MS] as u32,
+            order: at(&FieldOrder::ALL, "layout order", s[ORDER])?,
+        })
     } else {
-        Preset::ALL
-            .get(s[PRESET] as usize)
-            .ok_or_else(|| unknown("preset", s[PRESET]))?
-            .layout()
+        None
     };
-    Ok(epoch.map_or(layout, |ms| layout.with_epoch(ms)))
+    let preset = at(&Preset::ALL, "preset", s[PRESET])?;
+    let epoch = (!s[EPOCH].is_nan()).then_some(s[EPOCH] as u64);
+    Layout::resolve(preset, custom, epoch).map_err(core_error)
 }
 
 /// `layoutOf(spec)`: validates and describes a layout.
@@ -111,11 +87,7 @@ fn layout_info(l: &Layout) -> Object {
     set(&info, "sequenceBits", l.sequence_bits());
     set(&info, "unitMs", l.unit_ms());
     set(&info, "epoch", l.epoch_ms() as f64);
-    let order = match l.order() {
-        FieldOrder::WorkerThenSequence => "worker-sequence",
-        FieldOrder::SequenceThenWorker => "sequence-worker",
-    };
-    set(&info, "order", order);
+    set(&info, "order", l.order().name());
     let split = l.split().map_or(JsValue::NULL, |s| {
         let split = Object::new();
         set(&split, "high", s.high);
@@ -130,27 +102,15 @@ fn layout_info(l: &Layout) -> Object {
 fn generator(spec: &[f64], clock: Option<TestClock>) -> Result<Generator, JsValue> {
     let s = spec_of(spec)?;
     let layout = layout_from(&s)?;
-    let clock = match (s[CLOCK], clock) {
-        (0.0, _) => AnyClock::Monotonic,
-        (1.0, _) => AnyClock::System,
-        (2.0, Some(c)) => AnyClock::Test(c.clock),
-        (other, _) => return Err(unknown("clock", other)),
-    };
-    let on_backwards = match s[ON_BACKWARDS] {
-        0.0 => OnBackwards::Wait {
-            max_ms: s[MAX_BACKWARDS_MS] as u64,
-        },
-        1.0 => OnBackwards::KeepLastTick,
-        2.0 => OnBackwards::Fail,
-        other => return Err(unknown("onBackwards policy", other)),
-    };
-    let on_exhausted = match s[ON_EXHAUSTED] {
-        0.0 => OnExhausted::Wait,
-        1.0 => OnExhausted::BorrowAhead {
-            max_ticks: s[MAX_BORROW_TICKS] as u32,
-        },
-        other => return Err(unknown("onExhausted policy", other)),
-    };
+    let clock_name = at(&ClockChoice::<()>::NAMES, "clock", s[CLOCK])?;
+    let clock = ClockChoice::from_name(clock_name, clock.map(|c| c.clock))
+        .ok_or_else(|| invalid_option("clock", clock_name))?;
+    let name = at(&OnBackwards::NAMES, "onBackwards policy", s[ON_BACKWARDS])?;
+    let on_backwards = OnBackwards::from_name(name, s[MAX_BACKWARDS_MS] as u64)
+        .ok_or_else(|| invalid_option("onBackwards policy", name))?;
+    let name = at(&OnExhausted::NAMES, "onExhausted policy", s[ON_EXHAUSTED])?;
+    let on_exhausted = OnExhausted::from_name(name, s[MAX_BORROW_TICKS] as u32)
+        .ok_or_else(|| invalid_option("onExhausted policy", name))?;
     let generator = AtomicSnowflake::new(layout, s[WORKER_ID] as u64, clock)
         .map_err(core_error)?
         .on_backwards(on_backwards)
@@ -219,12 +179,7 @@ impl SnowflakeHandle {
     /// `'monotonic'`, `'system'` or `'test'`: api.js buffers only monotonic IDs.
     #[wasm_bindgen(js_name = clockKind)]
     pub fn clock_kind(&self) -> String {
-        match self.slot.borrow().clock() {
-            AnyClock::Monotonic => "monotonic",
-            AnyClock::System => "system",
-            AnyClock::Test(_) => "test",
-        }
-        .into()
+        self.slot.borrow().clock().name().into()
     }
 
     /// Start (Unix ms) of the last tick minted in.
