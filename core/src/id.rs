@@ -4,9 +4,10 @@ use crate::error::{Kind, ParseError};
 use crate::ksuid::Ksuid;
 use crate::objectid::ObjectId;
 use crate::snowflake;
+use crate::text::IdText;
 use crate::typeid::TypeId;
 use crate::ulid::Ulid;
-use crate::uuid::Uuid;
+use crate::uuid::{Uuid, Variant};
 
 /// A parsed ID of any kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,6 +62,83 @@ impl Id {
                 }
             }
         })
+    }
+}
+
+/// What the bindings' decode records show of an ID besides its kind: the
+/// fields its kind has (the others are `None`), as numbers and text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Fields<'a> {
+    /// A Snowflake's value (its fields need a layout).
+    pub snowflake: Option<u64>,
+    /// Unix ms of the time-based kinds (v1/v6 UUIDs before 1970 are negative).
+    pub timestamp_ms: Option<i64>,
+    /// Lowercase hex of the random part: a ULID's 80 bits, an ObjectId's
+    /// 40-bit per-process value, a KSUID's 128-bit payload.
+    pub hex: Option<IdText<32>>,
+    /// The UUID of a UUID or TypeID, or a ULID's same 128 bits.
+    pub uuid: Option<Uuid>,
+    /// A UUID's version nibble.
+    pub version: Option<u8>,
+    /// A UUID's variant.
+    pub variant: Option<Variant>,
+    /// A v1/v6 UUID's clock sequence.
+    pub clock_seq: Option<u16>,
+    /// A v1/v6 UUID's node, 12 lowercase hex digits.
+    pub node: Option<IdText<12>>,
+    /// An ObjectId's counter.
+    pub counter: Option<u32>,
+    /// A TypeID's prefix.
+    pub prefix: Option<&'a str>,
+}
+
+impl Id {
+    /// The fields the bindings' decode records show.
+    pub fn fields(&self) -> Fields<'_> {
+        // The low `digits` hex digits of `value`.
+        let hex = |value: u128, digits: usize| {
+            Some(IdText::ascii(
+                &IdText::<32>::hex(value).as_bytes()[32 - digits..],
+            ))
+        };
+        match self {
+            Id::Snowflake(v) => Fields {
+                snowflake: Some(*v),
+                ..Fields::default()
+            },
+            Id::Ulid(u) => Fields {
+                timestamp_ms: Some(u.timestamp_ms() as i64),
+                hex: hex(u.random(), 20),
+                uuid: Some(u.to_uuid()),
+                ..Fields::default()
+            },
+            Id::Uuid(u) => Fields {
+                timestamp_ms: u.timestamp_ms(),
+                uuid: Some(*u),
+                version: Some(u.version()),
+                variant: Some(u.variant()),
+                clock_seq: u.clock_seq(),
+                node: u.node().map(|n| IdText::hex(n.into())),
+                ..Fields::default()
+            },
+            Id::Ksuid(k) => Fields {
+                timestamp_ms: Some(k.timestamp_ms() as i64),
+                hex: hex(u128::from_be_bytes(k.payload()), 32),
+                ..Fields::default()
+            },
+            Id::ObjectId(o) => Fields {
+                timestamp_ms: Some(o.timestamp_ms() as i64),
+                hex: hex(o.0[4..9].iter().fold(0, |v, &b| v << 8 | b as u128), 10),
+                counter: Some(o.counter()),
+                ..Fields::default()
+            },
+            Id::TypeId(t) => Fields {
+                timestamp_ms: t.uuid().timestamp_ms(),
+                uuid: Some(t.uuid()),
+                prefix: Some(t.prefix()),
+                ..Fields::default()
+            },
+        }
     }
 }
 

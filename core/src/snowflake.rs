@@ -911,3 +911,60 @@ fn fill(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolve_takes_custom_widths_or_the_preset_and_the_epoch_override() {
+        let custom = CustomLayout {
+            time_bits: 39,
+            worker_bits: 16,
+            sequence_bits: 8,
+            unit_ms: 10,
+            order: FieldOrder::SequenceThenWorker,
+        };
+        let l = Layout::resolve(Preset::Discord, Some(custom), None).unwrap();
+        assert_eq!((l.time_bits(), l.unit_ms(), l.epoch_ms()), (39, 10, 0));
+        assert_eq!(l.order(), FieldOrder::SequenceThenWorker);
+        assert_eq!(
+            Layout::resolve(Preset::Discord, None, None),
+            Ok(Layout::DISCORD)
+        );
+        let l = Layout::resolve(Preset::Discord, None, Some(7)).unwrap();
+        assert_eq!((l.epoch_ms(), l.split()), (7, Layout::DISCORD.split()));
+        let bad = CustomLayout {
+            time_bits: 40,
+            ..custom
+        };
+        assert!(matches!(
+            Layout::resolve(Preset::Twitter, Some(bad), None),
+            Err(Error::InvalidLayout { .. })
+        ));
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for o in FieldOrder::ALL {
+            assert_eq!(FieldOrder::from_name(o.name()), Some(o));
+        }
+        assert_eq!(
+            OnBackwards::NAMES.map(|n| OnBackwards::from_name(n, 5)),
+            [
+                Some(OnBackwards::Wait { max_ms: 5 }),
+                Some(OnBackwards::KeepLastTick),
+                Some(OnBackwards::Fail)
+            ]
+        );
+        assert_eq!(
+            OnExhausted::NAMES.map(|n| OnExhausted::from_name(n, 3)),
+            [
+                Some(OnExhausted::Wait),
+                Some(OnExhausted::BorrowAhead { max_ticks: 3 })
+            ]
+        );
+        assert_eq!(FieldOrder::from_name("worker"), None);
+        assert_eq!(OnBackwards::from_name("skip", 1), None);
+    }
+}

@@ -415,3 +415,54 @@ impl TimeUuidGenerator {
         Ok(Uuid::v6_from_parts(t, self.clock_seq, self.node))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_form_in_any_case_and_says_where_it_breaks() {
+        let want = Uuid(0x017f22e2_79b0_7cc3_98c4_dc0c0c07398f);
+        for text in [
+            "017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+            "017F22E279B07CC398C4DC0C0C07398F",
+            "{017f22e2-79b0-7cc3-98c4-DC0C0C07398F}",
+            "URN:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f",
+        ] {
+            assert_eq!(Uuid::parse(text), Ok(want), "{text}");
+        }
+        let at = |text: &str| match Uuid::parse(text) {
+            Err(ParseError::Character { position, .. }) => Some(position),
+            _ => None,
+        };
+        assert_eq!(at("017f22e2-79b0-7cc3-98c4_dc0c0c07398f"), Some(23));
+        assert_eq!(at("017f22e2079b0-7cc3-98c4-dc0c0c07398f"), Some(8));
+        assert_eq!(at("(017f22e2-79b0-7cc3-98c4-dc0c0c07398f}"), Some(0));
+        assert_eq!(
+            at("urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398-"),
+            Some(44)
+        );
+        assert!(matches!(
+            Uuid::parse("017f22e2-79b0-7cc3-98c4-dc0c0c07398f0"),
+            Err(ParseError::Length { found: 37, .. })
+        ));
+        // Non-ASCII: the position of the first byte of the character.
+        assert_eq!(at("017f22e2-79b0-7cc3-98c4-dc0c0c0739é"), Some(34));
+    }
+
+    #[test]
+    fn variants() {
+        let with = |bits: u128| Uuid(bits << 61).variant();
+        assert_eq!(
+            [0b000, 0b011, 0b100, 0b101, 0b110, 0b111].map(with),
+            [
+                Variant::Ncs,
+                Variant::Ncs,
+                Variant::Rfc9562,
+                Variant::Rfc9562,
+                Variant::Microsoft,
+                Variant::Future,
+            ]
+        );
+    }
+}

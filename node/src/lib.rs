@@ -8,14 +8,15 @@
 //! text as the message; a panic is caught and thrown as an ordinary Error.
 
 use std::sync::{Arc, RwLock};
-use std::time::Instant;
 
 use napi::Either;
 use napi::bindgen_prelude::{BigInt, BigUint64ArraySlice, Float64ArraySlice};
 use napi_derive::napi;
-use snowmint::clock::{Clock, ManualClock, MonotonicClock, SystemClock};
-use snowmint::snowflake::{AtomicSnowflake, FieldOrder, Layout, OnBackwards, OnExhausted, Preset};
-use snowmint::{Error as CoreError, Id, Kind};
+use snowmint::clock::{Clock, ClockChoice, Instant, ManualClock, MonotonicClock, fresh_ms};
+use snowmint::snowflake::{
+    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset,
+};
+use snowmint::{Error as CoreError, Id, Kind, TextKind};
 
 // Public: the test build registers no napi exports, so private ones would be dead code.
 pub mod lease;
@@ -32,44 +33,8 @@ fn option_err(what: &str, value: &str) -> napi::Error<&'static str> {
     napi::Error::new("ERR_INVALID_OPTION", format!("unknown {what} '{value}'"))
 }
 
-/// The clocks a generator can read; `Test` is shared with the JS TestClock.
-enum AnyClock {
-    Monotonic,
-    System,
-    Test(Arc<ManualClock>),
-}
-
-impl Clock for AnyClock {
-    fn now_ms(&self) -> u64 {
-        match self {
-            AnyClock::Monotonic => MonotonicClock.now_ms(),
-            AnyClock::System => SystemClock.now_ms(),
-            AnyClock::Test(c) => c.now_ms(),
-        }
-    }
-    /// A monotonic clock only makes a generator wait for the next tick of a
-    /// used-up sequence (under one tick): spin, as yielding the thread on a
-    /// busy machine can miss the tick by milliseconds. A system clock can
-    /// step back by up to `maxBackwardsMs`, so that wait yields.
-    fn relax(&self) {
-        match self {
-            AnyClock::Monotonic => core::hint::spin_loop(),
-            AnyClock::System => SystemClock.relax(),
-            AnyClock::Test(c) => c.relax(),
-        }
-    }
-}
-
-type Generator = AtomicSnowflake<AnyClock>;
-
-/// Milliseconds from `start` to a moment at which `clock` still read a time
-/// that `fresh` accepts (the minted tick or earlier), or 0 if it has moved
-/// on. JavaScript adds this to its own reading taken before the call (same
-/// monotonic clock), which bounds how long it may hand the IDs out.
-fn fresh_ms(start: Instant, clock: &impl Clock, fresh: impl Fn(u64) -> bool) -> f64 {
-    let spent = start.elapsed().as_secs_f64() * 1e3;
-    if fresh(clock.now_ms()) { spent } else { 0.0 }
-}
+/// A generator's clock; a test clock is shared with its JS TestClock.
+type Generator = AtomicSnowflake<ClockChoice<Arc<ManualClock>>>;
 
 #[napi(object, object_to_js = false)]
 pub struct LayoutSpec {
@@ -115,32 +80,21 @@ pub struct LayoutInfo {
 }
 
 fn layout_of_spec(spec: &SnowflakeSpec) -> Result<Layout> {
-    let layout = match &spec.layout {
-        Some(l) => {
-            let order = match l.order.as_str() {
-                "worker-sequence" => FieldOrder::WorkerThenSequence,
-                "sequence-worker" => FieldOrder::SequenceThenWorker,
-                other => return Err(option_err("layout order", other)),
-            };
+    let preset =
+        Preset::from_name(&spec.preset).ok_or_else(|| option_err("preset", &spec.preset))?;
+    let custom = match &spec.layout {
+        Some(l) => Some(CustomLayout {
             // api.js bounds every width to 0..=63, so `as u8` keeps the value.
-            Layout::new(
-                l.time_bits as u8,
-                l.worker_bits as u8,
-                l.sequence_bits as u8,
-                l.unit_ms,
-                spec.epoch.unwrap_or(0.0) as u64,
-            )
-            .map_err(core_err)?
-            .with_order(order)
-        }
-        None => Preset::from_name(&spec.preset)
-            .ok_or_else(|| option_err("preset", &spec.preset))?
-            .layout(),
+            time_bits: l.time_bits as u8,
+            worker_bits: l.worker_bits as u8,
+            sequence_bits: l.sequence_bits as u8,
+            unit_ms: l.unit_ms,
+            order: FieldOrder::from_name(&l.order)
+                .ok_or_else(|| option_err("layout order", &l.order))?,
+        }),
+        None => None,
     };
-    Ok(match spec.epoch {
-        Some(ms) => layout.with_epoch(ms as u64),
-        None => layout,
-    })
+    Layout::resolve(preset, custom, spec.epoch.map(|ms| ms as u64)).map_err(core_err)
 }
 
 fn layout_info(l: &Layout) -> LayoutInfo {
@@ -150,11 +104,7 @@ fn layout_info(l: &Layout) -> LayoutInfo {
         sequence_bits: l.sequence_bits().into(),
         unit_ms: l.unit_ms(),
         epoch: l.epoch_ms() as f64,
-        order: match l.order() {
-            FieldOrder::WorkerThenSequence => "worker-sequence",
-            FieldOrder::SequenceThenWorker => "sequence-worker",
-        }
-        .into(),
+        order: l.order().name().into(),
         split: l.split().map(|s| WorkerSplit {
             high: s.high.into(),
             low: s.low.into(),
@@ -165,27 +115,12 @@ fn layout_info(l: &Layout) -> LayoutInfo {
 
 fn build(spec: &SnowflakeSpec, clock: Option<&TestClock>) -> Result<Generator> {
     let layout = layout_of_spec(spec)?;
-    let clock = match (spec.clock.as_str(), clock) {
-        ("monotonic", _) => AnyClock::Monotonic,
-        ("system", _) => AnyClock::System,
-        ("test", Some(c)) => AnyClock::Test(c.inner.clone()),
-        (other, _) => return Err(option_err("clock", other)),
-    };
-    let on_backwards = match spec.on_backwards.as_str() {
-        "wait" => OnBackwards::Wait {
-            max_ms: spec.max_backwards_ms as u64,
-        },
-        "keep" => OnBackwards::KeepLastTick,
-        "fail" => OnBackwards::Fail,
-        other => return Err(option_err("onBackwards policy", other)),
-    };
-    let on_exhausted = match spec.on_exhausted.as_str() {
-        "wait" => OnExhausted::Wait,
-        "borrow" => OnExhausted::BorrowAhead {
-            max_ticks: spec.max_borrow_ticks,
-        },
-        other => return Err(option_err("onExhausted policy", other)),
-    };
+    let clock = ClockChoice::from_name(&spec.clock, clock.map(|c| c.inner.clone()))
+        .ok_or_else(|| option_err("clock", &spec.clock))?;
+    let on_backwards = OnBackwards::from_name(&spec.on_backwards, spec.max_backwards_ms as u64)
+        .ok_or_else(|| option_err("onBackwards policy", &spec.on_backwards))?;
+    let on_exhausted = OnExhausted::from_name(&spec.on_exhausted, spec.max_borrow_ticks)
+        .ok_or_else(|| option_err("onExhausted policy", &spec.on_exhausted))?;
     let generator = AtomicSnowflake::new(layout, spec.worker_id as u64, clock)
         .map_err(core_err)?
         .on_backwards(on_backwards)
@@ -273,13 +208,7 @@ impl SnowflakeHandle {
 
     #[napi(catch_unwind)]
     pub fn clock_kind(&self) -> Result<&'static str> {
-        self.with(|g| {
-            Ok(match g.clock() {
-                AnyClock::Monotonic => "monotonic",
-                AnyClock::System => "system",
-                AnyClock::Test(_) => "test",
-            })
-        })
+        self.with(|g| Ok(g.clock().name()))
     }
 
     #[napi(catch_unwind)]
@@ -368,85 +297,15 @@ pub fn default_handle() -> Option<SnowflakeHandle> {
     installed.then_some(SnowflakeHandle { own: None })
 }
 
-/// The text kinds `mint_text` knows.
-#[derive(Clone, Copy)]
-enum TextKind {
-    Ulid,
-    UuidV7,
-    UuidV4,
-    UuidV1,
-    UuidV6,
-    Ksuid,
-    ObjectId,
-}
-
-impl TextKind {
-    fn from_name(name: &str) -> Option<(TextKind, usize)> {
-        Some(match name {
-            "ulid" => (TextKind::Ulid, 26),
-            "uuidv7" => (TextKind::UuidV7, 36),
-            "uuidv4" => (TextKind::UuidV4, 36),
-            "uuidv1" => (TextKind::UuidV1, 36),
-            "uuidv6" => (TextKind::UuidV6, 36),
-            "ksuid" => (TextKind::Ksuid, 27),
-            "objectid" => (TextKind::ObjectId, 24),
-            _ => return None,
-        })
-    }
-
-    /// Appends one new ID's text; returns the Unix ms it carries, for kinds
-    /// whose batches api.js times (ULID, v7).
-    fn mint_into(self, out: &mut String) -> std::result::Result<Option<u64>, CoreError> {
-        Ok(match self {
-            TextKind::Ulid => {
-                let id = snowmint::new_ulid()?;
-                out.push_str(&id.to_text());
-                Some(id.timestamp_ms())
-            }
-            TextKind::UuidV7 => {
-                let id = snowmint::new_uuid_v7()?;
-                out.push_str(&id.to_text());
-                Some((id.0 >> 80) as u64)
-            }
-            TextKind::UuidV4 => {
-                out.push_str(&snowmint::new_uuid_v4().to_text());
-                None
-            }
-            TextKind::UuidV1 => {
-                out.push_str(&snowmint::new_uuid_v1()?.to_text());
-                None
-            }
-            TextKind::UuidV6 => {
-                out.push_str(&snowmint::new_uuid_v6()?.to_text());
-                None
-            }
-            TextKind::Ksuid => {
-                out.push_str(&snowmint::new_ksuid()?.to_text());
-                None
-            }
-            TextKind::ObjectId => {
-                out.push_str(&snowmint::new_object_id()?.to_text());
-                None
-            }
-        })
-    }
-}
-
 /// `count` new IDs' texts concatenated (each kind has a fixed width).
 #[napi(catch_unwind)]
 pub fn mint_text(kind: String, count: u32, mut timing: Float64ArraySlice<'_>) -> Result<String> {
     let start = Instant::now();
     // SAFETY: as in `SnowflakeHandle::fill`.
     let timing = unsafe { timing.as_mut() };
-    let (kind, width) = TextKind::from_name(&kind).ok_or_else(|| option_err("kind", &kind))?;
-    let mut out = String::with_capacity(width * count as usize);
-    let mut first_ms = None;
-    for i in 0..count {
-        let ms = kind.mint_into(&mut out).map_err(core_err)?;
-        if i == 0 {
-            first_ms = ms;
-        }
-    }
+    let kind = TextKind::from_name(&kind).ok_or_else(|| option_err("kind", &kind))?;
+    let mut out = String::new();
+    let first_ms = snowmint::mint_texts(kind, count as usize, &mut out).map_err(core_err)?;
     if let Some(t) = timing.first_mut() {
         *t = first_ms.map_or(0.0, |ms| fresh_ms(start, &MonotonicClock, |now| now <= ms));
     }
@@ -463,7 +322,6 @@ pub fn typeid(prefix: String) -> Result<String> {
 
 /// A parsed ID's fields (see `RawDecoded` in backend.d.ts).
 #[napi(object, object_from_js = false)]
-#[derive(Default)]
 pub struct RawDecoded {
     pub kind: String,
     pub value: Option<BigInt>,
@@ -478,15 +336,6 @@ pub struct RawDecoded {
     pub prefix: Option<String>,
 }
 
-fn variant_name(u: snowmint::uuid::Uuid) -> &'static str {
-    match uuid::Uuid::from_u128(u.0).get_variant() {
-        uuid::Variant::NCS => "ncs",
-        uuid::Variant::RFC4122 => "rfc9562",
-        uuid::Variant::Microsoft => "microsoft",
-        _ => "future",
-    }
-}
-
 fn parse(text: &str, kind: Option<Kind>) -> Result<Id> {
     Id::parse(text, kind).map_err(core_err)
 }
@@ -499,50 +348,19 @@ fn kind_arg(kind: Option<String>) -> Result<Option<Kind>> {
 #[napi(catch_unwind)]
 pub fn decode_text(text: String, kind: Option<String>) -> Result<RawDecoded> {
     let id = parse(&text, kind_arg(kind)?)?;
-    let kind = id.kind().name().to_string();
-    Ok(match id {
-        Id::Snowflake(v) => RawDecoded {
-            kind,
-            value: Some(BigInt::from(v)),
-            ..Default::default()
-        },
-        Id::Ulid(u) => RawDecoded {
-            kind,
-            timestamp: Some(u.timestamp_ms() as f64),
-            hex: Some(format!("{:020x}", u.random())),
-            uuid: Some(u.to_uuid().to_text().to_string()),
-            ..Default::default()
-        },
-        Id::Uuid(u) => RawDecoded {
-            kind,
-            timestamp: u.timestamp_ms().map(|ms| ms as f64),
-            uuid: Some(u.to_text().to_string()),
-            version: Some(u.version().into()),
-            variant: Some(variant_name(u).into()),
-            clock_seq: u.clock_seq().map(u32::from),
-            node: u.node().map(|n| format!("{n:012x}")),
-            ..Default::default()
-        },
-        Id::Ksuid(k) => RawDecoded {
-            kind,
-            timestamp: Some(k.timestamp_ms() as f64),
-            hex: Some(format!("{:032x}", u128::from_be_bytes(k.payload()))),
-            ..Default::default()
-        },
-        Id::ObjectId(o) => RawDecoded {
-            kind,
-            timestamp: Some(o.timestamp_ms() as f64),
-            hex: Some(o.0[4..9].iter().map(|b| format!("{b:02x}")).collect()),
-            counter: Some(o.counter()),
-            ..Default::default()
-        },
-        Id::TypeId(t) => RawDecoded {
-            kind,
-            timestamp: t.uuid().timestamp_ms().map(|ms| ms as f64),
-            uuid: Some(t.uuid().to_text().to_string()),
-            prefix: Some(t.prefix().to_string()),
-            ..Default::default()
-        },
+    let f = id.fields();
+    Ok(RawDecoded {
+        kind: id.kind().name().into(),
+        value: f.snowflake.map(BigInt::from),
+        timestamp: f.timestamp_ms.map(|ms| ms as f64),
+        hex: f.hex.map(|h| h.to_string()),
+        uuid: f.uuid.map(|u| u.to_text().to_string()),
+        version: f.version.map(u32::from),
+        variant: f.variant.map(|v| v.name().into()),
+        clock_seq: f.clock_seq.map(u32::from),
+        node: f.node.map(|n| n.to_string()),
+        counter: f.counter,
+        prefix: f.prefix.map(str::to_string),
     })
 }
 

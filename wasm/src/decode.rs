@@ -1,10 +1,11 @@
 //! `decodeText`, `toHuman`, `fromHuman`: parsed IDs as the plain records of
-//! `RawDecoded` in backend.d.ts.
+//! `RawDecoded` in backend.d.ts (every field set, `undefined` where the
+//! kind has none).
 
 use js_sys::Object;
+use snowmint::Kind;
 use snowmint::base32;
 use snowmint::id::Id;
-use snowmint::{IdText, Kind};
 use wasm_bindgen::prelude::*;
 
 use crate::{core_error, invalid_option, js_error, set};
@@ -18,45 +19,20 @@ pub fn decode_text(text: &str, kind: Option<String>) -> Result<Object, JsValue> 
         Some(name) => Some(Kind::from_name(name).ok_or_else(|| invalid_option("kind", name))?),
     };
     let id = Id::parse(text, kind).map_err(core_error)?;
+    let f = id.fields();
+    let text = |t: Option<&str>| t.map(JsValue::from_str);
     let r = Object::new();
     set(&r, "kind", id.kind().name());
-    match id {
-        Id::Snowflake(v) => set(&r, "value", v),
-        Id::Ulid(u) => {
-            set(&r, "timestamp", u.timestamp_ms() as f64);
-            set(&r, "hex", IdText::<20>::hex(u.random()).as_str());
-            set(&r, "uuid", u.to_uuid().to_text().as_str());
-        }
-        Id::Uuid(u) => {
-            set(&r, "uuid", u.to_text().as_str());
-            set(&r, "version", u.version());
-            set(&r, "variant", u.variant().name());
-            set(&r, "timestamp", u.timestamp_ms().map(|ms| ms as f64));
-            set(&r, "clockSeq", u.clock_seq());
-            set(
-                &r,
-                "node",
-                u.node()
-                    .map(|n| IdText::<12>::hex(n.into()).as_str().to_owned()),
-            );
-        }
-        Id::Ksuid(k) => {
-            set(&r, "timestamp", k.timestamp_ms() as f64);
-            let payload = u128::from_be_bytes(k.payload());
-            set(&r, "hex", IdText::<32>::hex(payload).as_str());
-        }
-        Id::ObjectId(o) => {
-            set(&r, "timestamp", o.timestamp_ms() as f64);
-            let random = o.0[4..9].iter().fold(0u128, |v, &b| v << 8 | b as u128);
-            set(&r, "hex", IdText::<10>::hex(random).as_str());
-            set(&r, "counter", o.counter());
-        }
-        Id::TypeId(t) => {
-            set(&r, "prefix", t.prefix());
-            set(&r, "uuid", t.uuid().to_text().as_str());
-            set(&r, "timestamp", t.uuid().timestamp_ms().map(|ms| ms as f64));
-        }
-    }
+    set(&r, "value", f.snowflake);
+    set(&r, "timestamp", f.timestamp_ms.map(|ms| ms as f64));
+    set(&r, "hex", text(f.hex.as_deref()));
+    set(&r, "uuid", text(f.uuid.map(|u| u.to_text()).as_deref()));
+    set(&r, "version", f.version);
+    set(&r, "variant", text(f.variant.map(|v| v.name())));
+    set(&r, "clockSeq", f.clock_seq);
+    set(&r, "node", text(f.node.as_deref()));
+    set(&r, "counter", f.counter);
+    set(&r, "prefix", text(f.prefix));
     Ok(r)
 }
 
