@@ -16,8 +16,8 @@ wasm-bindgen --target web --omit-default-module-path --no-typescript \
   "$TARGET_DIR/wasm32-unknown-unknown/wasm-release/snowmint_wasm.wasm"
 # Debian's wasm-opt (v108) breaks wasm-bindgen output: use the npm binaryen only.
 # Import, export and module names are minified; the glue follows the map printed.
-"$ROOT/node_modules/.bin/wasm-opt" -Oz --minify-imports-and-exports-and-modules --strip-debug --strip-producers --enable-bulk-memory \
-  --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-mutable-globals \
+"$ROOT/node_modules/.bin/wasm-opt" -Oz --minify-imports-and-exports-and-modules --strip-debug --strip-producers --strip-target-features \
+  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-mutable-globals \
   -o "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.wasm" >"$OUT/names.json"
 node "$ROOT/wasm/minify-names.mjs" "$OUT/names.json" "$OUT/snowmint_bg.wasm" "$OUT/snowmint.js" && rm "$OUT/names.json"
 node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
