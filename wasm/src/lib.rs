@@ -4,8 +4,9 @@
 //! core calls, like `node/`. The clock is the core's `MonotonicClock`, which
 //! on this target reads `Date.now()` once and then `performance.now()`, so
 //! a wall-clock change under the page never reaches the IDs; randomness is
-//! rand's `ThreadRng` (ChaCha12), seeded in blocks from
-//! `crypto.getRandomValues`. A wasm instance is single-threaded: shared
+//! the core's `PooledOsRng`, `crypto.getRandomValues` fetched 4 KiB at a
+//! time. The build is budgeted in bytes (docs/browser.md, Size): nothing
+//! here uses `format!`. A wasm instance is single-threaded: shared
 //! state is `Rc`/`RefCell`, and the default generator is one per instance
 //! (page or worker).
 
