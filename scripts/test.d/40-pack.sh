@@ -30,6 +30,8 @@ say "tsc --noEmit --strict on a consumer"
 cat > consumer.ts <<'TS'
 import { nextId, nextIds, nextIdString, configure, Snowflake, TestClock, decode, ulid, uuidv7, uuidv4,
   typeid, toHuman, fromHuman, isUuid, SnowmintError, InvalidIdError, type DecodedId } from 'snowmint';
+import { localLease, workerIdFromEnv, type Lease } from 'snowmint/lease';
+import { parse, stringify } from 'snowmint/json';
 configure({ workerId: 3, preset: 'discord', onBackwards: 'fail' });
 const id: bigint = nextId();
 const ids: BigUint64Array = nextIds(10);
@@ -41,6 +43,11 @@ if (rec.kind === 'ulid') console.log(rec.random.length);
 const back: bigint | string = fromHuman(toHuman(id, { groups: 2 }));
 try { decode('x'); } catch (e) { if (e instanceof InvalidIdError) { const c: string = e.code; console.log(c); } }
 console.log(ids.length, ms, back, isUuid(text), SnowmintError.name);
+const lease: Lease = localLease({ workerIds: { min: 0, max: 3 } });
+lease.on('lost', (e) => console.log(e.code));
+new Snowflake({ lease });
+const big: unknown = parse(stringify({ id }), null, { bigint: 'string' });
+console.log(big, typeof workerIdFromEnv);
 TS
 printf '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "skipLibCheck": false }, "files": ["consumer.ts"] }\n' > tsconfig.json
 tsc -p tsconfig.json

@@ -1,5 +1,4 @@
 // snowmint/lease: worker-ID leases (Node only). See docs/lease.md.
-import { EventEmitter } from 'node:events';
 import { LeaseError, TestClock } from '../../index.js';
 
 export { LeaseError };
@@ -31,7 +30,7 @@ export interface TtlLeaseOptions extends LeaseOptions {
  * renewed in time throws LeaseError `ERR_LEASE_EXPIRED` instead of minting,
  * until the lease is re-acquired (automatically, maybe on another worker ID).
  */
-export declare class Lease extends EventEmitter {
+export declare class Lease {
   readonly workerId: number;
   /** The high-water bound recorded for this worker ID when claimed: its first ID lies after it. */
   readonly resumeAfterMs: number;
@@ -41,9 +40,15 @@ export declare class Lease extends EventEmitter {
   readonly kind: 'local' | 'redis' | 'etcd';
   /** Records the exact high-water mark and frees the worker ID; synchronous for local leases. */
   release(): Promise<void> | void;
+  // A Node EventEmitter at run time; typed here without @types/node, so that
+  // the root entry's types (which name Lease) check in browser-only projects.
   on(event: 'acquired', listener: (info: { workerId: number }) => void): this;
   on(event: 'lost', listener: (error: LeaseError) => void): this;
   on(event: 'renewFailed', listener: (error: Error) => void): this;
+  once(event: 'acquired', listener: (info: { workerId: number }) => void): this;
+  once(event: 'lost', listener: (error: LeaseError) => void): this;
+  once(event: 'renewFailed', listener: (error: Error) => void): this;
+  off(event: 'acquired' | 'lost' | 'renewFailed', listener: (...args: any[]) => void): this;
 }
 
 /** One host: a lock file per worker ID in `dir`, freed by the kernel when the holder dies. */
