@@ -2,9 +2,6 @@
 //! since 2014-05-13T16:53:20Z (Unix 1400000000) and 128 random bits,
 //! written as 27 base62 digits.
 
-use core::fmt;
-use core::str::FromStr;
-
 use crate::base62;
 use crate::error::{Error, Kind, ParseError};
 use crate::text::IdText;
@@ -86,15 +83,4 @@ impl Ksuid {
     }
 }
 
-impl fmt::Display for Ksuid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_text())
-    }
-}
-
-impl FromStr for Ksuid {
-    type Err = ParseError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ksuid::parse(s)
-    }
-}
+crate::text::impl_text_traits!(Ksuid);

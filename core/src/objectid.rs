@@ -3,9 +3,6 @@
 //! generator), and a 3-byte counter starting at a random value, written as
 //! 24 lowercase hex digits.
 
-use core::fmt;
-use core::str::FromStr;
-
 use crate::error::{Error, Kind, ParseError};
 use crate::text::{IdText, hex_digit};
 
@@ -77,18 +74,7 @@ impl ObjectId {
     }
 }
 
-impl fmt::Display for ObjectId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_text())
-    }
-}
-
-impl FromStr for ObjectId {
-    type Err = ParseError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ObjectId::parse(s)
-    }
-}
+crate::text::impl_text_traits!(ObjectId);
 
 /// An ObjectId generator. Unlike drivers that let the 24-bit counter wrap,
 /// it moves to the next second when one second's 16,777,216 values are

@@ -147,3 +147,23 @@ impl<const N: usize> PartialEq<&str> for IdText<N> {
         self.as_str() == *other
     }
 }
+
+/// `Display` (the canonical text) and `FromStr` (the type's `parse`) for an
+/// ID type with `to_text()` and `parse(&str)`.
+macro_rules! impl_text_traits {
+    ($($id:ty),+) => {$(
+        impl core::fmt::Display for $id {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str(&self.to_text())
+            }
+        }
+
+        impl core::str::FromStr for $id {
+            type Err = $crate::error::ParseError;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                <$id>::parse(s)
+            }
+        }
+    )+};
+}
+pub(crate) use impl_text_traits;

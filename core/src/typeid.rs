@@ -3,7 +3,6 @@
 //! base32 digits, e.g. `user_01h455vb4pex5vsknk084sn02q`.
 
 use core::fmt;
-use core::str::FromStr;
 
 use crate::base32::{self, Alphabet};
 use crate::error::{Kind, ParseError};
@@ -123,21 +122,10 @@ impl TypeId {
     }
 }
 
-impl fmt::Display for TypeId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_text())
-    }
-}
+crate::text::impl_text_traits!(TypeId);
 
 impl fmt::Debug for TypeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "TypeId({})", self.to_text())
-    }
-}
-
-impl FromStr for TypeId {
-    type Err = ParseError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        TypeId::parse(s)
     }
 }

@@ -7,9 +7,6 @@
 //! part, the generator moves to the next millisecond with fresh randomness,
 //! which keeps every ID unique and increasing, and panics never.
 
-use core::fmt;
-use core::str::FromStr;
-
 use crate::base32::{self, Alphabet};
 use crate::error::{Error, Kind, ParseError};
 use crate::text::IdText;
@@ -82,18 +79,7 @@ impl Ulid {
     }
 }
 
-impl fmt::Display for Ulid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_text())
-    }
-}
-
-impl FromStr for Ulid {
-    type Err = ParseError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ulid::parse(s)
-    }
-}
+crate::text::impl_text_traits!(Ulid);
 
 /// A monotonic ULID generator (see the module docs).
 #[derive(Debug, Clone, Default)]

@@ -13,9 +13,6 @@
 //! millisecond ahead (the RFC's rollover handling). This is the same method
 //! as the `uuidv7` npm package.
 
-use core::fmt;
-use core::str::FromStr;
-
 use crate::error::{Error, Kind, ParseError};
 use crate::text::{IdText, hex_digit, hex_u32};
 
@@ -285,18 +282,7 @@ fn parse_hex(text: &[u8], start: usize, hyphens: bool) -> Result<Uuid, ParseErro
     Ok(Uuid(value))
 }
 
-impl fmt::Display for Uuid {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_text())
-    }
-}
-
-impl FromStr for Uuid {
-    type Err = ParseError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Uuid::parse(s)
-    }
-}
+crate::text::impl_text_traits!(Uuid);
 
 /// A random (v4) UUID.
 #[inline]
