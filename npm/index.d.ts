@@ -55,13 +55,16 @@ export interface SnowflakeOptions {
   maxBorrowTicks?: number;
 }
 
+/** A validated Snowflake layout, as the core describes it. */
 export interface LayoutInfo {
   timeBits: number;
   workerBits: number;
   sequenceBits: number;
   unitMs: number;
+  /** Unix ms. */
   epoch: number;
   order: 'worker-sequence' | 'sequence-worker';
+  /** Presets that split the worker field into two named parts. */
   split: { high: string; low: string; lowBits: number } | null;
 }
 

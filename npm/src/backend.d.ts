@@ -7,18 +7,9 @@
 // are `undefined`, never `null` (napi-rs reads null as a value). Anything else it throws
 // (a caught panic) becomes a SnowmintError with code ERR_INTERNAL.
 
-/** A validated Snowflake layout, as the core describes it. */
-export interface LayoutInfo {
-  timeBits: number;
-  workerBits: number;
-  sequenceBits: number;
-  unitMs: number;
-  /** Unix ms. */
-  epoch: number;
-  order: 'worker-sequence' | 'sequence-worker';
-  /** Presets that split the worker field into two named parts. */
-  split: { high: string; low: string; lowBits: number } | null;
-}
+/** A validated Snowflake layout, as the core describes it (the public type). */
+import type { LayoutInfo } from '../index.js';
+export type { LayoutInfo };
 
 /** Options of a Snowflake generator, already checked for types by api.js. */
 export interface SnowflakeSpec {
