@@ -26,6 +26,17 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, for callers that try or list them all.
+    pub const ALL: [Kind; 7] = [
+        Kind::Snowflake,
+        Kind::Ulid,
+        Kind::Uuid,
+        Kind::Ksuid,
+        Kind::ObjectId,
+        Kind::TypeId,
+        Kind::Human,
+    ];
+
     /// The lowercase name used by the bindings (`'ulid'`, `'uuid'`, ...).
     pub const fn name(self) -> &'static str {
         match self {

@@ -11,16 +11,6 @@ use snowmint::ulid::Ulid;
 use snowmint::uuid::Uuid;
 use snowmint::{Id, Kind};
 
-const KINDS: [Kind; 7] = [
-    Kind::Snowflake,
-    Kind::Ulid,
-    Kind::Uuid,
-    Kind::Ksuid,
-    Kind::ObjectId,
-    Kind::TypeId,
-    Kind::Human,
-];
-
 /// An ID's canonical text and the kind that reads it back.
 fn canonical(id: &Id) -> (String, Kind) {
     let text = match id {
@@ -36,7 +26,7 @@ fn canonical(id: &Id) -> (String, Kind) {
 
 /// Parses `text` every way; whatever is accepted must re-encode to the same ID.
 fn parse_every_way(text: &str) {
-    let kinds = KINDS.map(Some);
+    let kinds = Kind::ALL.map(Some);
     for kind in kinds.iter().chain([&None]) {
         if let Ok(id) = Id::parse(text, *kind) {
             let (canon, k) = canonical(&id);

@@ -99,22 +99,13 @@ pub fn snowflake(data: &[u8]) {
 
 /// `Id::parse` with the kind detected, or forced by the first byte.
 pub fn any_id(data: &[u8]) {
-    const KINDS: [Kind; 7] = [
-        Kind::Snowflake,
-        Kind::Ulid,
-        Kind::Uuid,
-        Kind::Ksuid,
-        Kind::ObjectId,
-        Kind::TypeId,
-        Kind::Human,
-    ];
     let Some((&selector, rest)) = data.split_first() else {
         return;
     };
     let Ok(text) = core::str::from_utf8(rest) else {
         return;
     };
-    let kind = KINDS.get(usize::from(selector) % 8).copied();
+    let kind = Kind::ALL.get(usize::from(selector) % 8).copied();
     if let Ok(id) = Id::parse(text, kind) {
         let canonical = match id {
             Id::Snowflake(v) => v.to_string(),
