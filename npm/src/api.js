@@ -56,13 +56,15 @@ const HI = 1 - LO;
 const ID_KINDS = ['snowflake', 'ulid', 'uuid', 'ksuid', 'objectid', 'typeid'];
 const DECODE_KINDS = [...ID_KINDS, 'human'];
 
-/** `typeof`, with null, arrays and classes named. */
+/** `typeof` as words for messages: null and undefined as such, arrays and class instances named, "a"/"an" as English has it. */
 function describe(v) {
-  if (v === null) return 'null';
+  if (v === null || v === undefined) return String(v);
   if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return v.constructor?.name ? `a ${v.constructor.name}` : 'an object';
   if (typeof v === 'number') return `the number ${v}`;
-  return `a ${typeof v}`;
+  if (typeof v !== 'object') return `a ${typeof v}`;
+  const name = v.constructor?.name;
+  if (!name || name === 'Object') return 'an object';
+  return `${/^[AEIOU]/i.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 function typeError(what, expected, got) {
@@ -557,7 +559,7 @@ export function createApi(backend, host = {}) {
     const o = checkOptions('decode() options', options, DECODE_OPTIONS);
     const kind = o.kind === undefined ? null : oneOf('kind', o.kind, DECODE_KINDS);
     if (typeof id === 'bigint') {
-      if (kind !== null && kind !== 'snowflake') throw typeError(`a ${kind}`, 'a string', id);
+      if (kind !== null && kind !== 'snowflake') throw typeError(`an ID of kind '${kind}'`, 'a string', id);
       return decoderFor(o)(id);
     }
     if (typeof id !== 'string') throw idTypeError(id);
@@ -623,7 +625,15 @@ export function createApi(backend, host = {}) {
   function toHuman(id, options) {
     const o = checkOptions('toHuman() options', options, ['groups']);
     if (typeof id !== 'bigint' && typeof id !== 'string') throw idTypeError(id);
-    const groups = o.groups === undefined ? null : uintOption('groups', o.groups, null, 'ERR_INVALID_ARG_VALUE', 7);
+    let groups = null;
+    if (o.groups !== undefined) {
+      // Groups of four digits kept from the right: a 128-bit ID has 7; 0 would keep nothing.
+      if (typeof o.groups !== 'number') throw typeError('groups', 'an integer number', o.groups);
+      if (!Number.isInteger(o.groups) || o.groups < 1 || o.groups > 7) {
+        throw new ArgumentError('ERR_INVALID_ARG_VALUE', `groups must be an integer from 1 to 7 (the groups of four digits to keep, from the right), got ${o.groups}`);
+      }
+      groups = o.groups;
+    }
     return call(() => backend.toHuman(String(id), groups));
   }
 

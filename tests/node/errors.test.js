@@ -73,6 +73,36 @@ test('wrong argument types', () => {
   throwsCode(assert, () => new sm.TestClock(0).advance(-1), sm.ArgumentError, 'ERR_INVALID_ARG_VALUE');
 });
 
+test('messages name what was given: "an object", "undefined", "an Error", not "a Object" or "a undefined"', () => {
+  const got = (value) => {
+    try {
+      sm.typeid(value);
+    } catch (e) {
+      return e.message;
+    }
+    assert.fail(`typeid(${String(value)}) did not throw`);
+  };
+  assert.equal(got({}), 'prefix must be a string, got an object');
+  assert.equal(got(Object.create(null)), 'prefix must be a string, got an object');
+  assert.equal(got(undefined), 'prefix must be a string, got undefined');
+  assert.equal(got(null), 'prefix must be a string, got null');
+  assert.equal(got(new Error('x')), 'prefix must be a string, got an Error');
+  assert.equal(got(new Date(0)), 'prefix must be a string, got a Date');
+  assert.equal(got([]), 'prefix must be a string, got an array');
+  assert.equal(got(1n), 'prefix must be a string, got a bigint');
+  throwsCode(assert, () => sm.decode(5n, { kind: 'objectid' }), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /^an ID of kind 'objectid' must be a string, got a bigint$/);
+  throwsCode(assert, () => sm.configure(undefined ?? 5), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /got the number 5$/);
+});
+
+test('toHuman groups: 1 to 7, and 0 is an error rather than the whole ID', () => {
+  const id = 175928847299117063n;
+  assert.equal(sm.toHuman(id, { groups: 1 }), sm.toHuman(id).slice(-4));
+  for (const groups of [0, -1, 8, 1.5, NaN]) {
+    throwsCode(assert, () => sm.toHuman(id, { groups }), sm.ArgumentError, 'ERR_INVALID_ARG_VALUE', /groups must be an integer from 1 to 7/);
+  }
+  throwsCode(assert, () => sm.toHuman(id, { groups: '2' }), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /groups must be an integer number, got a string/);
+});
+
 test('SNOWMINT_WORKER_ID sets the default worker ID, and a bad one is a clear error', () => {
   const script = `import(${JSON.stringify(PACKAGE)}).then((sm) => {
     try { console.log(sm.decode(sm.nextId()).workerId); } catch (e) { console.log(e.name, e.code, e.message); }
