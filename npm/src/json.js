@@ -221,7 +221,7 @@ function restoreMarkers(root, prefix, values) {
  * `JSON.parse`'s own semantics. Malformed text throws the `SyntaxError` that
  * `JSON.parse` throws for it.
  *
- * @param {string} text JSON text (other values are converted with `String`, as by `JSON.parse`)
+ * @param {string} text JSON text (other values are converted to a string as by `JSON.parse`: a Symbol throws `TypeError`)
  * @param {((this: any, key: string, value: any, context?: any) => any) | ParseOptions | null} [reviver]
  *   as for `JSON.parse`; an options object may be given here instead
  * @param {ParseOptions} [options]
@@ -229,7 +229,8 @@ function restoreMarkers(root, prefix, values) {
  * @throws {SyntaxError} if `text` is not valid JSON
  */
 export function parse(text, reviver, options) {
-  if (typeof text !== 'string') text = String(text);
+  // ToString, as JSON.parse applies it: a Symbol throws TypeError (String() would not).
+  if (typeof text !== 'string') text = `${text}`;
   try {
     return parseText(text, reviver, options);
   } catch (err) {

@@ -248,6 +248,33 @@ export const unitChecks = [
     },
   ],
   [
+    'parse: a value that is not a string is converted as JSON.parse converts it (Symbol: TypeError)',
+    (json) => {
+      const values = [Symbol('s'), undefined, function f() {}, () => 1, 10n, 12345678901234567890n, null, true, 5, { toString: () => '[1]' }, { toString: () => ({}) }, ['1'], new Date(0)];
+      for (const v of values) {
+        const outcome = (f) => {
+          try {
+            return { value: f(v) };
+          } catch (e) {
+            return { error: e.constructor };
+          }
+        };
+        const native = outcome(JSON.parse);
+        const ours = outcome(json.parse);
+        const what = typeof v === 'symbol' ? 'Symbol()' : typeof v === 'bigint' ? `${v}n` : typeof v === 'function' ? 'a function' : show(v);
+        if (native.error) {
+          if (ours.error !== native.error) fail(`parse(${what}): ${native.error.name} expected, as JSON.parse throws, got ${ours.error ? ours.error.name : `the value ${show(ours.value)}`}`);
+        } else if (ours.error) {
+          fail(`parse(${what}) threw ${ours.error.name}; JSON.parse gives ${show(native.value)}`);
+        } else if (typeof v === 'bigint' && v > 9007199254740991n) {
+          eq(ours.value, v, `parse(${what}) keeps the integer exact`);
+        } else {
+          eq(ours.value, native.value, `parse(${what})`);
+        }
+      }
+    },
+  ],
+  [
     'parse: reviver semantics kept, and it sees bigints',
     (json) => {
       const seen = [];
