@@ -466,7 +466,9 @@ let markerSeq = 0;
  * when no replacer function is given: that is what makes this nearly as fast
  * as `JSON.stringify`. A `toJSON` or getter of yours that calls the global
  * `JSON.stringify` during the call would see bigints serialized, not a
- * TypeError.)
+ * TypeError; with `{ bigint: 'number' }` that is a TypeError saying so.)
+ * A `toJSON`, getter or replacer may call this `stringify` itself: the inner
+ * call writes bigints in its own mode and the outer call keeps its own.
  *
  * @param {any} value
  * @param {((this: any, key: string, value: any) => any) | (string | number)[] | StringifyOptions | null} [replacer]
@@ -501,7 +503,14 @@ export function stringify(value, replacer, space, options) {
     const q = nativeStringify(marker).slice(1, -1); // the marker as it appears in the output
     const e = q.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
     const result = out.replace(new RegExp('"' + e + '(-?[0-9]+)' + e + '"', 'g'), '$1');
-    if ((out.length - result.length) / (2 * q.length + 2) === made) return result;
+    const found = (out.length - result.length) / (2 * q.length + 2);
+    if (found === made) return result;
+    if (found < made) {
+      // A converted bigint did not end up as a value of its own: code of the caller's
+      // serialized it during the call (the global JSON.stringify in a toJSON or replacer).
+      // Another marker would meet the same fate, so say so instead of trying again.
+      throw new TypeError("stringify with { bigint: 'number' }: a toJSON, getter or replacer serialized a bigint itself during the call (with JSON.stringify?); call snowmint/json's stringify there instead");
+    }
   }
 }
 
@@ -511,6 +520,32 @@ const decimal = (b) => '' + b;
 /** The default mode's toJSON, kept to one call: `this` is the bigint (or a BigInt object). */
 function decimalToJSON() {
   return typeof this === 'bigint' ? '' + this : '' + bigintValueOf.call(this);
+}
+
+/**
+ * The toJSON that the stringify call in progress has put on BigInt.prototype,
+ * or undefined. A stringify called from inside another (a toJSON, getter or
+ * replacer that calls it) puts its own in place of the outer call's until it
+ * returns, so each call writes bigints in its own mode.
+ *
+ * @type {((this: any) => string) | undefined}
+ */
+let installedToJSON;
+
+/**
+ * Puts `toJSON` on BigInt.prototype (removes it for undefined).
+ *
+ * @param {((this: any) => string) | undefined} toJSON
+ * @returns {boolean} false if BigInt.prototype is frozen
+ */
+function setBigIntToJSON(toJSON) {
+  try {
+    if (toJSON === undefined) delete BigInt.prototype.toJSON;
+    else Object.defineProperty(BigInt.prototype, 'toJSON', { value: toJSON, writable: true, configurable: true, enumerable: false });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -524,32 +559,28 @@ function decimalToJSON() {
  * @returns {string | undefined}
  */
 function serialize(value, replacer, space, convert, toJSON) {
-  if (typeof replacer !== 'function') {
-    // Any toJSON reachable from a bigint (BigInt.prototype's or Object.prototype's)
-    // is the user's and JSON.stringify applies it already: change nothing.
-    if ('toJSON' in BigInt.prototype) return nativeStringify(value, replacer, space);
-    let installed = false;
-    try {
-      Object.defineProperty(BigInt.prototype, 'toJSON', {
-        value: toJSON,
-        writable: true,
-        configurable: true,
-        enumerable: false,
-      });
-      installed = true;
-    } catch {
-      // A frozen BigInt.prototype: use a replacer function instead (below).
-    }
-    if (installed) {
-      try {
-        return nativeStringify(value, replacer, space);
-      } finally {
-        delete BigInt.prototype.toJSON;
-      }
-    }
-    replacer = Array.isArray(replacer) ? propertyListReplacer(replacer) : undefined;
+  const outer = installedToJSON;
+  // Any other toJSON reachable from a bigint (BigInt.prototype's or Object.prototype's)
+  // is the user's and JSON.stringify applies it already: change nothing.
+  if (outer === undefined && typeof replacer !== 'function' && 'toJSON' in BigInt.prototype) return nativeStringify(value, replacer, space);
+  // Ours while this call runs; none with a replacer function, which must see bigints as they are.
+  const own = typeof replacer === 'function' ? undefined : toJSON;
+  if (own === outer) return own === undefined ? replacing(value, replacer, space, convert) : nativeStringify(value, replacer, space);
+  if (!setBigIntToJSON(own)) {
+    // A frozen BigInt.prototype: a replacer function does the work instead.
+    return replacing(value, Array.isArray(replacer) ? propertyListReplacer(replacer) : undefined, space, convert);
   }
-  const user = replacer;
+  installedToJSON = own;
+  try {
+    return own === undefined ? replacing(value, replacer, space, convert) : nativeStringify(value, replacer, space);
+  } finally {
+    setBigIntToJSON(outer);
+    installedToJSON = outer;
+  }
+}
+
+/** JSON.stringify with a replacer function that converts bigints after `user` (a replacer function, or undefined). */
+function replacing(value, user, space, convert) {
   return nativeStringify(
     value,
     function (key, v) {

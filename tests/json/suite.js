@@ -421,6 +421,34 @@ export const unitChecks = [
     },
   ],
   [
+    'stringify: re-entered from a toJSON or replacer, each call keeps its own mode',
+    (json) => {
+      const number = { bigint: 'number' };
+      const inner = { id: 12345678901234567890n };
+      // A default-mode call whose toJSON calls stringify in number mode, and the reverse.
+      const rawInside = { a: 1n, nested: { toJSON: () => json.stringify(inner, number) } };
+      eq(json.stringify(rawInside), JSON.stringify({ a: '1', nested: '{"id":12345678901234567890}' }), 'number mode inside the default mode');
+      const stringInside = { a: 1n, nested: { toJSON: () => json.stringify(inner) } };
+      eq(json.stringify(stringInside, number), '{"a":1,"nested":' + JSON.stringify('{"id":"12345678901234567890"}') + '}', 'default mode inside number mode');
+      const sameInside = { a: 2n, nested: { toJSON: () => json.stringify(inner, number) } };
+      eq(json.stringify(sameInside, number), '{"a":2,"nested":' + JSON.stringify('{"id":12345678901234567890}') + '}', 'number mode inside number mode');
+      // From a replacer function, which sees bigints as they are in both calls.
+      const viaReplacer = json.stringify({ a: 3n, b: 'x' }, (k, v) => (k === 'b' ? json.stringify([4n], number) : v));
+      eq(viaReplacer, '{"a":"3","b":"[4]"}', 'number mode inside a replacer');
+      eq(json.stringify({ a: 5n, b: 'x' }, (k, v) => (k === 'b' ? json.stringify([6n]) : v), undefined, number), '{"a":5,"b":' + JSON.stringify('["6"]') + '}', 'default mode inside a replacer in number mode');
+      if ('toJSON' in BigInt.prototype) fail('BigInt.prototype.toJSON left behind');
+      // The global JSON.stringify in a toJSON during a number-mode call: a TypeError that says so, not a loop.
+      let err = null;
+      try {
+        json.stringify({ a: 1n, b: { toJSON: () => JSON.stringify({ c: 2n }) } }, number);
+      } catch (e) {
+        err = e;
+      }
+      if (!(err instanceof TypeError) || !/serialized a bigint itself/.test(err.message)) fail(`global JSON.stringify inside: TypeError expected, got ${err}`);
+      if ('toJSON' in BigInt.prototype) fail('BigInt.prototype.toJSON left behind after the TypeError');
+    },
+  ],
+  [
     'reviver(fields): named decimal-string fields become bigint',
     (json) => {
       const t = '{"id":"175928847299117063","author_id":"-42","name":"123","guild_id":"007","ids":["1","x",2],"nested":{"id":"18446744073709551616"},"other":"9"}';
