@@ -15,13 +15,13 @@ Usage:
 
 Kinds: ${KINDS.join(', ')} (default: snowflake)
 
-Options:
-  -n, --count COUNT   how many IDs to mint (default 1)
+Options (each command takes only those that apply to it):
+  -n, --count COUNT   minting: how many IDs (default 1)
       --json          print JSON (an array of IDs, or decode records)
-      --preset NAME   Snowflake layout: ${snowmint.presets.join(', ')} (default twitter)
-      --worker-id N   Snowflake worker ID (default: SNOWMINT_WORKER_ID, else 0)
+      --preset NAME   snowflake, decode: the layout: ${snowmint.presets.join(', ')} (default twitter)
+      --worker-id N   snowflake: the worker ID (default: SNOWMINT_WORKER_ID, else 0)
       --kind KIND     decode: read the ID as this kind instead of detecting it
-      --groups N      human: keep only the last N groups
+      --groups N      human: keep only the last N groups (1 to 7)
   -h, --help          this help
 
 Examples:
@@ -55,6 +55,26 @@ function intOption(name, text) {
   return Number(text);
 }
 
+/** The options each command takes (every other kind: -n and --json). */
+const OPTIONS_OF = {
+  snowflake: ['count', 'json', 'preset', 'worker-id'],
+  decode: ['json', 'preset', 'kind'],
+  human: ['json', 'groups'],
+  'from-human': ['json'],
+};
+
+const flag = (name) => (name === 'count' ? '-n/--count' : `--${name}`);
+
+/** Exits 2 on an option that does not apply to `command`, saying which ones do. */
+function checkOptions(command, values) {
+  const allowed = OPTIONS_OF[command] ?? ['count', 'json'];
+  for (const name of Object.keys(values)) {
+    if (name !== 'help' && !allowed.includes(name)) {
+      fail(`${flag(name)} does not apply to '${command}': it takes ${allowed.map(flag).join(', ')}`);
+    }
+  }
+}
+
 function main(argv) {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -73,6 +93,7 @@ function main(argv) {
   const [command = 'snowflake', ...args] = positionals;
   const out = (items) => console.log(values.json ? toJson(items) : items.join('\n'));
 
+  if (KINDS.includes(command) || Object.hasOwn(OPTIONS_OF, command)) checkOptions(command, values);
   if (command === 'decode') {
     if (args.length === 0) fail('decode needs at least one ID');
     const records = args.map((id) => {
@@ -90,6 +111,7 @@ function main(argv) {
     }
     return;
   }
+  if ((command === 'human' || command === 'from-human') && args.length === 0) fail(`${command} needs at least one ${command === 'human' ? 'ID' : 'TEXT'}`);
   if (command === 'human') return out(args.map((id) => snowmint.toHuman(id, { groups: intOption('groups', values.groups) })));
   if (command === 'from-human') return out(args.map((t) => String(snowmint.fromHuman(t))));
 
@@ -97,6 +119,9 @@ function main(argv) {
   const count = intOption('count', values.count) ?? 1;
   if (count < 1 || count > 1_000_000) fail(`--count must be from 1 to 1000000, got ${count}`);
   let mint;
+  if (command !== 'typeid' && args.length > 0) {
+    fail(`'${command}' takes no arguments, got ${args.map((a) => `'${a}'`).join(' ')} (one kind per command; -n COUNT for more IDs)`);
+  }
   if (command === 'snowflake') {
     const options = { preset: values.preset, workerId: intOption('worker-id', values['worker-id']) };
     snowmint.configure(JSON.parse(JSON.stringify(options)));

@@ -50,10 +50,25 @@ test('--help, and bad input exits non-zero with a clear message', () => {
     [['--preset', 'x'], /'twitter'/],
     [['typeid'], /typeid needs one PREFIX/],
     [['--nope'], /Unknown option/],
+    // Extra arguments and options that do not apply to the command: exit 2, saying what is allowed.
+    [['ulid', 'extra'], /'ulid' takes no arguments, got 'extra'/],
+    [['snowflake', '5'], /'snowflake' takes no arguments, got '5'/],
+    [['uuidv7', 'ulid'], /'uuidv7' takes no arguments/],
+    [['typeid', 'user', 'extra'], /typeid needs one PREFIX/],
+    [['ulid', '--preset', 'discord'], /--preset does not apply to 'ulid': it takes -n\/--count, --json/],
+    [['ksuid', '--worker-id', '3'], /--worker-id does not apply to 'ksuid'/],
+    [['typeid', 'user', '--kind', 'ulid'], /--kind does not apply to 'typeid': it takes -n\/--count, --json/],
+    [['decode', '175928847299117063', '-n', '2'], /-n\/--count does not apply to 'decode': it takes --json, --preset, --kind/],
+    [['decode', '175928847299117063', '--groups', '2'], /--groups does not apply to 'decode'/],
+    [['human', '01HZ613S22K8NR6W6GRV1Y5C52', '--preset', 'discord'], /--preset does not apply to 'human': it takes --json, --groups/],
+    [['from-human', '1-tykm', '--groups', '1'], /--groups does not apply to 'from-human': it takes --json/],
+    [['--kind', 'ulid'], /--kind does not apply to 'snowflake': it takes -n\/--count, --json, --preset, --worker-id/],
+    [['human'], /human needs at least one ID/],
+    [['human', '01HZ613S22K8NR6W6GRV1Y5C52', '--groups', '0'], /groups must be an integer from 1 to 7/],
   ];
   for (const [args, message] of cases) {
     const r = run(...args);
-    assert.notEqual(r.code, 0, args.join(' '));
+    assert.equal(r.code, 2, args.join(' '));
     assert.match(r.err, message);
     assert.equal(r.out, '');
   }
