@@ -28,7 +28,10 @@ export interface SnowflakeOptions {
   /**
    * 0 to the layout's largest worker ID (1023 for Twitter). Default for the
    * default generator: SNOWMINT_WORKER_ID, else a worker ID leased among the
-   * processes of this machine (snowmint/lease); for `new Snowflake`: 0.
+   * processes of this machine (snowmint/lease); the wasm build (browsers,
+   * `snowmint/wasm`, Node without a native binary) has none to lease, so its
+   * nextId() throws ConfigError `ERR_NO_WORKER_ID` until one is configured.
+   * For `new Snowflake`: 0.
    */
   workerId?: number;
   /**
@@ -202,7 +205,7 @@ export class SnowmintError extends Error {
 }
 /** ERR_PARSE */
 export class InvalidIdError extends SnowmintError {}
-/** ERR_WORKER_ID_RANGE, ERR_INVALID_LAYOUT, ERR_EPOCH_IN_FUTURE, ERR_INVALID_OPTION */
+/** ERR_WORKER_ID_RANGE, ERR_INVALID_LAYOUT, ERR_EPOCH_IN_FUTURE, ERR_INVALID_OPTION, ERR_NO_WORKER_ID */
 export class ConfigError extends SnowmintError {}
 /** ERR_CLOCK_BACKWARDS, ERR_TIME_OVERFLOW, ERR_TIME_BEFORE_EPOCH */
 export class ClockError extends SnowmintError {}

@@ -244,14 +244,14 @@ export function createApi(backend, host = {}) {
       if (o.workerId !== undefined) throw optionError(`${what}: give a workerId or a lease, not both`);
       if (!isLease(o.lease)) throw typeError('lease', 'a lease from snowmint/lease', o.lease);
       lease = o.lease;
-    } else if (o.workerId === undefined && leaseFallback) {
-      lease = leaseFallback(call(() => backend.layoutOf(spec)).workerBits);
-    }
-    if (lease !== null) {
       const ids = 2 ** call(() => backend.layoutOf(spec)).workerBits;
       if (lease.size > ids) {
         throw makeError('ERR_WORKER_ID_RANGE', `the lease may hand out worker IDs up to ${lease.size - 1}, but the layout has only ${ids}: limit the lease's workerIds`);
       }
+    } else if (o.workerId === undefined && leaseFallback) {
+      // The host's zero-config lease: one per process, claimed for the first layout
+      // it served; the host checks that its worker ID fits this one.
+      lease = leaseFallback(call(() => backend.layoutOf(spec)).workerBits);
     }
     return { spec, clockHandle, lease };
   }

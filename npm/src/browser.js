@@ -2,11 +2,24 @@
 // API over the wasm backend. With the wasm backend the default generator is
 // one per wasm instance, that is per page, worker or worker thread.
 import { createApi } from './api.js';
+import { makeError } from './errors.js';
 import { wasmBackend } from './wasm-backend.js';
+
+/**
+ * No worker ID configured: a browser has nothing to lease one from, and a
+ * default of 0 would be shared by every page, tab and worker that mints
+ * (duplicates, silently). So the default generator refuses to start.
+ */
+function defaultLease() {
+  throw makeError(
+    'ERR_NO_WORKER_ID',
+    'no worker ID configured: a Snowflake is unique only while no two generators share a worker ID, and every page, tab and worker minting without one would use worker ID 0. Give each its own with configure({ workerId }) (assigned by your server), or use ulid() or uuidv7(), which need no worker ID.',
+  );
+}
 
 // Date.now() bounds how long a batch of IDs is handed out: in Chromium it
 // costs a fifth of performance.now(), which would otherwise dominate ulid().
-const api = createApi(wasmBackend(), { now: Date.now });
+const api = createApi(wasmBackend(), { now: Date.now, defaultLease });
 
 export * from './errors.js';
 export const {

@@ -29,6 +29,7 @@ const CLASS_OF_CODE = {
   ERR_INVALID_LAYOUT: ConfigError,
   ERR_EPOCH_IN_FUTURE: ConfigError,
   ERR_INVALID_OPTION: ConfigError,
+  ERR_NO_WORKER_ID: ConfigError,
   ERR_CLOCK_BACKWARDS: ClockError,
   ERR_TIME_OVERFLOW: ClockError,
   ERR_TIME_BEFORE_EPOCH: ClockError,

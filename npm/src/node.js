@@ -28,12 +28,35 @@ let zeroConfigLease = null;
  */
 function defaultLease(workerBits) {
   zeroConfigLease ??= processLease({ max: Math.min(2 ** workerBits, 1024) - 1 });
+  // The process keeps the worker ID it leased first (every thread shares it, and a
+  // local lease is never lost), so a layout configured later gets that same worker ID
+  // when its worker field can hold it, as it would have had it been configured first.
+  if (zeroConfigLease.workerId >= 2 ** workerBits) {
+    throw makeError(
+      'ERR_WORKER_ID_RANGE',
+      `this process's zero-config worker ID is ${zeroConfigLease.workerId} (leased at the first nextId()), but the layout has only ${2 ** workerBits} worker IDs: configure the layout before the first nextId(), or give a workerId or a lease`,
+    );
+  }
   return zeroConfigLease;
+}
+
+/**
+ * The wasm fallback (no native binary loaded) has no file locks to lease a
+ * worker ID with: without SNOWMINT_WORKER_ID or configure(), the default
+ * generator refuses to start, as in the browser build, rather than mint on a
+ * worker ID that every process and thread would share.
+ */
+function noLease() {
+  throw makeError(
+    'ERR_NO_WORKER_ID',
+    `no worker ID configured, and none can be leased: ${nativeError.message} Without one, every process and worker thread would mint on worker ID 0 (on the wasm build each worker thread has a generator of its own, so each needs its own worker ID). Where no worker ID is at hand, use ulid() or uuidv7().`,
+    { cause: nativeError },
+  );
 }
 
 // No native binary fits this platform: the same API over the wasm build.
 const backend = nativeError ? wasmBackend() : { ...addon, name: 'native' };
-const api = createApi(backend, { defaultOptions, defaultLease });
+const api = createApi(backend, { defaultOptions, defaultLease: nativeError ? noLease : defaultLease });
 
 export { SnowmintError, InvalidIdError, ConfigError, ClockError, ArgumentError, LeaseError } from './errors.js';
 export const {

@@ -8,6 +8,16 @@ export const CLI = process.env.SNOWMINT_CLI ?? fileURLToPath(new URL('../../npm/
 
 export const sm = await import(PACKAGE);
 
+/** The directory of the entry under test (src/ of the package copy: the repository's, a copy, or the installed one). */
+export const SRC = new URL('.', import.meta.resolve(PACKAGE));
+
+/**
+ * Whether the entry under test is `snowmint/wasm` (the browser build), whose
+ * default generator has no zero-config worker ID: tests that mean "the
+ * default generator" configure one there, as an app must.
+ */
+export const WASM_ENTRY = /(^snowmint\/wasm|\/browser\.js)$/.test(PACKAGE);
+
 /** A shared vector file from tests/vectors/. */
 export function vectors(name) {
   return JSON.parse(readFileSync(new URL(`../vectors/${name}`, import.meta.url), 'utf8'));
