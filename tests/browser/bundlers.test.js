@@ -36,6 +36,8 @@ async function runPage(urlPath) {
 
 function checkResult(r) {
   assert.deepEqual(r.pageErrors, []);
+  assert.equal(r.page.unconfigured, 'ERR_NO_WORKER_ID', 'nextId() on the page before configure({ workerId })');
+  assert.equal(r.worker.unconfigured, 'ERR_NO_WORKER_ID', 'nextId() in the worker before configure({ workerId })');
   assert.equal(r.page.backend, 'wasm');
   assert.match(r.page.ulid, /^[0-9A-HJKMNP-TV-Z]{26}$/);
   assert.match(r.page.uuidv7, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

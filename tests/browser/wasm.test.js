@@ -35,6 +35,7 @@ test('1M ULIDs and 1M UUIDv7s: strictly increasing (so unique); 1M Snowflakes to
   const r = await inPage((sm) => {
     const N = 1_000_000;
     const out = {};
+    sm.configure({ workerId: 1 });
     for (const [name, mint] of [['ulid', sm.ulid], ['uuidv7', sm.uuidv7], ['nextId', sm.nextId]]) {
       const t0 = performance.now();
       let prev = mint();
@@ -93,6 +94,7 @@ test('minting works with the network switched off', { timeout: 120_000 }, async 
         const kinds = [sm.ulid, sm.uuidv7, sm.uuidv4, sm.uuidv1, sm.uuidv6, sm.ksuid, sm.objectId, () => sm.typeid('user')];
         const minted = kinds.flatMap((mint) => Array.from({ length: 10_000 }, mint));
         const decoded = minted.filter((_, i) => i % 997 === 0).map((id) => sm.decode(id).kind);
+        sm.configure({ workerId: 1 });
         return { online, fetchFails, minted: minted.length, unique: new Set(minted).size, decoded, nextId: String(sm.nextId()) };
       }, baseUrl);
       assert.equal(r.online, false);
@@ -105,4 +107,67 @@ test('minting works with the network switched off', { timeout: 120_000 }, async 
       await context.close();
     }
   });
+});
+
+test('nextId() with no worker ID configured throws ConfigError on a page and in workers; with one each, no duplicates', { timeout: 120_000 }, async () => {
+  const r = await inPage(async (sm, baseUrl) => {
+    const refusal = (f) => {
+      try {
+        f();
+        return null;
+      } catch (e) {
+        return { config: e instanceof sm.ConfigError, code: e.code, message: e.message };
+      }
+    };
+    const N = 200_000;
+    // Two Web Workers, each its own wasm instance (the issue's case: 2 x 200k on worker ID 0 gave 154,101 duplicates).
+    const source = `import * as sm from '${baseUrl}/npm/src/browser.js';
+      onmessage = ({ data: workerId }) => {
+        let refused = null;
+        try { sm.nextId(); } catch (e) { refused = { config: e instanceof sm.ConfigError, code: e.code }; }
+        sm.configure({ workerId });
+        const ids = new BigUint64Array(${N});
+        for (let i = 0; i < ids.length; i++) ids[i] = sm.nextId();
+        postMessage({ refused, ids }, [ids.buffer]);
+      };`;
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    const run = (workerId) =>
+      new Promise((resolve, reject) => {
+        const w = new Worker(url, { type: 'module' });
+        w.onmessage = (e) => {
+          w.terminate();
+          resolve(e.data);
+        };
+        w.onerror = (e) => reject(new Error(`worker: ${e.message}`));
+        w.postMessage(workerId);
+      });
+    const page = {
+      nextId: refusal(() => sm.nextId()),
+      nextIdString: refusal(() => sm.nextIdString()),
+      nextIds: refusal(() => sm.nextIds(10)),
+      configureWithoutWorkerId: refusal(() => sm.configure({ preset: 'discord' })),
+    };
+    const workers = await Promise.all([run(1), run(2)]);
+    const all = new Set();
+    for (const { ids } of workers) for (const id of ids) all.add(id);
+    return {
+      page,
+      refused: workers.map((w) => w.refused),
+      unique: all.size,
+      workerIds: workers.map(({ ids }) => sm.decode(ids[0]).workerId),
+      ulid: sm.ulid().length,
+    };
+  });
+  for (const [what, e] of Object.entries(r.page)) {
+    assert.ok(e, `${what} must throw before a worker ID is configured`);
+    assert.equal(e.config, true, what);
+    assert.equal(e.code, 'ERR_NO_WORKER_ID', what);
+    assert.match(e.message, /every page, tab and worker .* would use worker ID 0/);
+    assert.match(e.message, /configure\(\{ workerId \}\)/);
+    assert.match(e.message, /ulid\(\) or uuidv7\(\)/);
+  }
+  assert.deepEqual(r.refused, [{ config: true, code: 'ERR_NO_WORKER_ID' }, { config: true, code: 'ERR_NO_WORKER_ID' }]);
+  assert.equal(r.unique, 400_000, 'two workers with their own worker IDs mint no duplicate');
+  assert.deepEqual(r.workerIds, [1, 2]);
+  assert.equal(r.ulid, 26);
 });
