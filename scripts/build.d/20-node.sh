@@ -15,11 +15,26 @@ cp "$TARGET_DIR/release/$lib" "npm/native/.snowmint.$platform.node.tmp"
 mv -f "npm/native/.snowmint.$platform.node.tmp" "npm/native/snowmint.$platform.node"
 echo "  npm/native/snowmint.$platform.node"
 rm -rf npm/dist
-for entry in index:node json:json; do
-  out=${entry%%:*} src=${entry##*:}
-  [ -f "npm/src/$src.js" ] || continue
-  esbuild "npm/src/$src.js" --bundle --platform=node --format=cjs --target=node18 --log-level=warning \
-    --external:'*.node' --inject:npm/build/import-meta-url.js --define:import.meta.url=importMetaUrl \
-    --outfile="npm/dist/$out.cjs"
-done
+cjs() {
+  esbuild --bundle --platform=node --format=cjs --target=node18 --log-level=warning \
+    --external:'*.node' --inject:npm/build/import-meta-url.js --define:import.meta.url=importMetaUrl "$@"
+}
+# The root and snowmint/lease share one bundle, so that require('snowmint') and
+# require('snowmint/lease') share one copy of every module: the error classes
+# (instanceof across the two), the addon, the process's lease state.
+cjs npm/build/cjs-shared.js --outfile=npm/dist/shared.cjs
+echo "module.exports = require('./shared.cjs').root;" >npm/dist/index.cjs
+echo "module.exports = require('./shared.cjs').lease;" >npm/dist/lease.cjs
+# snowmint/json stands alone (no addon, no other module).
+cjs npm/src/json.js --outfile=npm/dist/json.cjs
+# Their declarations (the `types` of each `require` condition): a .d.cts cannot
+# import the .d.ts of an ES module, so these are the ESM declarations with
+# their relative imports pointed at the CommonJS files beside them.
+sed "s#import('./src/lease/index.js')#import('./lease.cjs')#g" npm/index.d.ts >npm/dist/index.d.cts
+sed "s#from '../../index.js'#from './index.cjs'#g" npm/src/lease/index.d.ts >npm/dist/lease.d.cts
+cp npm/src/json.d.ts npm/dist/json.d.cts
+if grep -nE "(from |import\()'\.[^']*'" npm/dist/*.d.cts | grep -v "\.cjs'"; then
+  echo "a CommonJS declaration above still imports an ES module's declarations" >&2
+  exit 1
+fi
 ls npm/dist

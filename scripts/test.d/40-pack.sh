@@ -24,6 +24,18 @@ node --input-type=commonjs -e "
   let code; try { decode('x'); } catch (e) { code = e instanceof SnowmintError && e.code; }
   if (typeof nextId() !== 'bigint' || uuidv7().length !== 36 || code !== 'ERR_PARSE') process.exit(1);
   console.log('  require ok', nextId());"
+node --input-type=commonjs -e "
+  const root = require('snowmint');
+  const { localLease, LeaseError } = require('snowmint/lease');
+  const { stringify } = require('snowmint/json');
+  const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'snowmint-pack-'));
+  const lease = localLease({ dir, workerIds: { min: 2, max: 2 } });
+  let err; try { localLease({ dir, workerIds: { min: 2, max: 2 } }); } catch (e) { err = e; }
+  const g = new root.Snowflake({ lease });
+  if (LeaseError !== root.LeaseError || !(err instanceof root.LeaseError) || !(err instanceof root.SnowmintError) || g.decode(g.next()).workerId !== 2) process.exit(1);
+  if (stringify({ id: 1n }) !== '{\"id\":\"1\"}') process.exit(1);
+  lease.release();
+  console.log('  require snowmint/lease and snowmint/json ok:', err.code, 'is a LeaseError of the root entry');"
 ./node_modules/.bin/snowmint decode 175928847299117063 --preset discord | sed 's/^/  bin: /' | head -3
 
 say "tsc --noEmit --strict on a consumer"
@@ -52,6 +64,25 @@ TS
 printf '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "skipLibCheck": false }, "files": ["consumer.ts"] }\n' > tsconfig.json
 tsc -p tsconfig.json
 echo "  consumer.ts type-checks"
+
+say "tsc --noEmit --strict --module node16 on a CommonJS consumer (import x = require(...))"
+cat > consumer-cjs.cts <<'TS'
+import snowmint = require('snowmint');
+import json = require('snowmint/json');
+import lease = require('snowmint/lease');
+snowmint.configure({ workerId: 3 });
+const id: bigint = snowmint.nextId();
+const rec: snowmint.DecodedId = snowmint.decode(snowmint.ulid());
+const text: string = json.stringify({ id }, { bigint: 'number' });
+const back: unknown = json.parse(text);
+const l: lease.Lease = lease.localLease({ workerIds: { min: 0, max: 3 } });
+const g: snowmint.Snowflake = new snowmint.Snowflake({ lease: l });
+try { snowmint.decode('x'); } catch (e) { if (e instanceof snowmint.InvalidIdError || e instanceof lease.LeaseError) { const c: string = e.code; console.log(c); } }
+console.log(rec.kind, back, g.workerId);
+TS
+printf '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "node16", "moduleResolution": "node16", "target": "es2022", "skipLibCheck": false }, "files": ["consumer-cjs.cts"] }\n' > tsconfig.cjs.json
+tsc -p tsconfig.cjs.json
+echo "  consumer-cjs.cts type-checks"
 
 say "tests/node against the installed package"
 mkdir -p tests

@@ -1,0 +1,5 @@
+// Entry of the CommonJS bundle dist/shared.cjs: the root entry and snowmint/lease
+// in one bundle, so that require('snowmint') and require('snowmint/lease') share
+// one copy of every module (dist/index.cjs and dist/lease.cjs pick their part).
+export * as root from '../src/node.js';
+export * as lease from '../src/lease/index.js';
