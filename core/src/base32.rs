@@ -157,7 +157,11 @@ pub const fn digits_for_bits(bits: u32) -> usize {
 /// Returns the value and its number of digits (1 to 26; 26 digits must
 /// start with 0-7 to fit 128 bits).
 pub fn from_human(text: &str) -> Result<(u128, usize), ParseError> {
-    let bytes = text.as_bytes();
+    crate::text::per_char(text, |t| human(t.as_bytes()))
+}
+
+/// [`from_human`] over bytes.
+fn human(bytes: &[u8]) -> Result<(u128, usize), ParseError> {
     let mut v: u128 = 0;
     let mut digits = 0usize;
     let table = Alphabet::Tolerant.table();

@@ -83,11 +83,12 @@ pub enum ParseError {
         expected: &'static str,
         found: usize,
     },
-    /// A character outside the alphabet at a byte position.
+    /// A character outside the alphabet at a position (in characters for
+    /// text, in bytes for the `parse_bytes` functions).
     Character {
         kind: Kind,
         position: usize,
-        /// The offending byte (a UTF-8 lead byte for non-ASCII input).
+        /// The offending byte (a UTF-8 lead byte for a non-ASCII character).
         found: u8,
         /// The allowed characters, in words.
         allowed: &'static str,
@@ -130,8 +131,10 @@ impl fmt::Display for ParseError {
             } => {
                 let (what, shown, close) = if found.is_ascii_graphic() {
                     ("character '", IdText::<2>::ascii(&[found]), "'")
-                } else {
+                } else if found.is_ascii() {
                     ("byte 0x", IdText::<2>::hex(found.into()), "")
+                } else {
+                    ("a non-ASCII character", IdText::new(), "")
                 };
                 put(
                     f,

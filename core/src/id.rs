@@ -147,7 +147,11 @@ impl Id {
 /// characters a ULID (or an empty-prefix TypeID, which reads the same);
 /// 27 a KSUID; 32, 36, 38 or 45 (`urn:uuid:`) a UUID.
 pub fn detect(text: &str) -> Result<Kind, ParseError> {
-    let b = text.as_bytes();
+    crate::text::per_char(text, |t| detect_bytes(t.as_bytes()))
+}
+
+/// [`detect`] over bytes.
+fn detect_bytes(b: &[u8]) -> Result<Kind, ParseError> {
     if !b.is_empty() && b.len() <= 20 && b.iter().all(u8::is_ascii_digit) {
         return Ok(Kind::Snowflake);
     }

@@ -434,7 +434,11 @@ impl Layout {
 
 /// Parses a Snowflake in decimal: 1 to 19 ASCII digits, at most 2^63 - 1.
 pub fn parse_decimal(text: &str) -> Result<u64, ParseError> {
-    let b = text.as_bytes();
+    crate::text::per_char(text, |t| decimal(t.as_bytes()))
+}
+
+/// [`parse_decimal`] over bytes.
+fn decimal(b: &[u8]) -> Result<u64, ParseError> {
     if b.is_empty() || b.len() > 19 {
         return Err(ParseError::Length {
             kind: Kind::Snowflake,

@@ -3,6 +3,8 @@
 use core::fmt;
 use core::ops::Deref;
 
+use crate::error::ParseError;
+
 /// Lowercase hex of the low `4 * N` bits (`N` even, at most 32), byte by
 /// byte rather than by a `u128` shift per digit (cheaper when not unrolled).
 pub(crate) fn hex<const N: usize>(value: u128) -> [u8; N] {
@@ -167,3 +169,183 @@ macro_rules! impl_text_traits {
     )+};
 }
 pub(crate) use impl_text_traits;
+
+/// Longest text [`per_char`] reads through its one-byte-per-character copy:
+/// above every ID's length (the longest, a TypeID, has 90 characters).
+const PER_CHAR_MAX: usize = 128;
+
+/// Stands in for a non-ASCII character in that copy: rejected by every
+/// alphabet (all are ASCII graphic characters), and still valid UTF-8.
+const PLACEHOLDER: u8 = 0x7F;
+
+/// Runs the byte-based `parse` so that the lengths and positions in its errors
+/// count characters, as callers (JavaScript, most languages, people) count
+/// them, not UTF-8 bytes: `"01ARZ3NDEKTSV4RRFFQ69G5FAé"` is 26 characters
+/// with a bad one at position 25, not 27 bytes of the wrong length. ASCII text
+/// is parsed as it is. Other text is parsed as a copy on the stack holding one
+/// byte per character (non-ASCII ones replaced by a byte every alphabet
+/// rejects), so each decision a parser takes on a length is taken on the
+/// character count; a `Character` error at a replaced character reports that
+/// character's first UTF-8 byte. Text longer than any ID is parsed as it is,
+/// with its error's positions and lengths then converted to characters.
+pub(crate) fn per_char<T>(
+    text: &str,
+    parse: impl Fn(&str) -> Result<T, ParseError>,
+) -> Result<T, ParseError> {
+    if text.is_ascii() {
+        return parse(text);
+    }
+    let mut copy = [0u8; PER_CHAR_MAX];
+    let mut n = 0;
+    for c in text.chars() {
+        if n == PER_CHAR_MAX {
+            return parse(text).map_err(|e| counted_in_chars(e, text));
+        }
+        copy[n] = if c.is_ascii() { c as u8 } else { PLACEHOLDER };
+        n += 1;
+    }
+    // Only ASCII bytes went in, so this cannot fail.
+    let shadow = core::str::from_utf8(&copy[..n]).unwrap_or_default();
+    parse(shadow).map_err(|e| match e {
+        ParseError::Character {
+            kind,
+            position,
+            found: PLACEHOLDER,
+            allowed,
+        } => ParseError::Character {
+            kind,
+            position,
+            found: text
+                .chars()
+                .nth(position)
+                .map_or(PLACEHOLDER, first_utf8_byte),
+            allowed,
+        },
+        e => e,
+    })
+}
+
+/// The first byte of `c` in UTF-8.
+fn first_utf8_byte(c: char) -> u8 {
+    let mut buf = [0u8; 4];
+    c.encode_utf8(&mut buf).as_bytes()[0]
+}
+
+/// An error of a byte-based parse of `text` with its byte counts turned into
+/// character counts: a position counts the characters before it, a length
+/// those of the text's tail it measured (all of it, or a TypeID's suffix).
+fn counted_in_chars(e: ParseError, text: &str) -> ParseError {
+    let chars_before = |at: usize| text.get(..at).map_or(at, |s| s.chars().count());
+    let chars_of_tail = |len: usize| {
+        text.len()
+            .checked_sub(len)
+            .and_then(|start| text.get(start..))
+            .map_or(len, |s| s.chars().count())
+    };
+    match e {
+        ParseError::Character {
+            kind,
+            position,
+            found,
+            allowed,
+        } => ParseError::Character {
+            kind,
+            position: chars_before(position),
+            found,
+            allowed,
+        },
+        ParseError::Length {
+            kind,
+            expected,
+            found,
+        } => ParseError::Length {
+            kind,
+            expected,
+            found: chars_of_tail(found),
+        },
+        ParseError::UnknownKind { length } => ParseError::UnknownKind {
+            length: chars_of_tail(length),
+        },
+        e => e,
+    }
+}
+
+#[cfg(test)]
+mod per_char_tests {
+    use crate::error::{Kind, ParseError};
+    use crate::id::{Id, detect};
+    use crate::typeid::TypeId;
+    use crate::ulid::Ulid;
+    use crate::uuid::Uuid;
+
+    fn position(e: ParseError) -> (usize, u8) {
+        match e {
+            ParseError::Character {
+                position, found, ..
+            } => (position, found),
+            e => panic!("expected a character error, got {e}"),
+        }
+    }
+
+    #[test]
+    fn positions_and_lengths_count_characters() {
+        // 26 characters, 27 bytes: the bad character, not the length.
+        let e = Ulid::parse("01ARZ3NDEKTSV4RRFFQ69G5FAé").unwrap_err();
+        assert_eq!(position(e.clone()), (25, 0xC3));
+        assert_eq!(
+            crate::std::string::ToString::to_string(&e),
+            "invalid ulid: a non-ASCII character at position 25 is not allowed (allowed: Crockford base32: 0-9 and A-Z except I, L, O, U, in any case)"
+        );
+        // 25 characters, 29 bytes: the length, in characters.
+        assert!(matches!(
+            Ulid::parse("01ARZ3NDEKTSV4RRFFQ69G😀"),
+            Err(ParseError::Length { found: 23, .. })
+        ));
+        assert_eq!(detect("€1ARZ3NDEKTSV4RRFFQ69G5FAV"), Ok(Kind::Ulid));
+        assert_eq!(
+            position(Id::parse("1€2", Some(Kind::Snowflake)).unwrap_err()),
+            (1, 0xE2)
+        );
+        assert_eq!(
+            position(TypeId::parse("usér_01h455vb4pex5vsknk084sn02q").unwrap_err()).0,
+            2
+        );
+        assert_eq!(
+            position(Uuid::parse("c232ab00-9414-11ec-b3c8-9f6bdeced84ä").unwrap_err()).0,
+            35
+        );
+        assert_eq!(
+            position(Id::parse("01-hz61-3s2ü", Some(Kind::Human)).unwrap_err()).0,
+            11
+        );
+    }
+
+    #[test]
+    fn text_longer_than_any_id_counts_characters_too() {
+        let mut long = [0u8; 400];
+        let text = {
+            // 200 x 'é' (2 bytes each).
+            for pair in long.chunks_exact_mut(2) {
+                pair.copy_from_slice("é".as_bytes());
+            }
+            core::str::from_utf8(&long).unwrap()
+        };
+        assert!(matches!(
+            Ulid::parse(text),
+            Err(ParseError::Length { found: 200, .. })
+        ));
+        assert_eq!(detect(text), Err(ParseError::UnknownKind { length: 200 }));
+        assert_eq!(
+            position(Id::parse(text, Some(Kind::Human)).unwrap_err()).0,
+            0
+        );
+        // A TypeID's suffix length, in characters: "a_" then 199 x 'é'.
+        long[..2].copy_from_slice(b"a_");
+        let text = core::str::from_utf8(&long[..]).unwrap_or_default();
+        assert!(text.starts_with("a_é"));
+        assert!(matches!(
+            TypeId::parse(text),
+            Err(ParseError::Length { found: 199, .. })
+        ));
+    }
+}

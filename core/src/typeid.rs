@@ -83,7 +83,11 @@ impl TypeId {
     /// Parses a TypeID as the spec defines it: the suffix is exactly 26
     /// lowercase base32 digits starting with 0-7; an empty prefix has no `_`.
     pub fn parse(text: &str) -> Result<TypeId, ParseError> {
-        let b = text.as_bytes();
+        crate::text::per_char(text, |t| TypeId::parse_bytes(t.as_bytes()))
+    }
+
+    /// [`TypeId::parse`] over bytes.
+    fn parse_bytes(b: &[u8]) -> Result<TypeId, ParseError> {
         let (prefix, suffix, offset) = match b.iter().rposition(|&c| c == b'_') {
             None => (&b[..0], b, 0),
             Some(0) => {

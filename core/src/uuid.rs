@@ -173,7 +173,7 @@ impl Uuid {
 
     /// Parses the hyphenated, simple (32 hex), braced or `urn:uuid:` form, any case.
     pub fn parse(text: &str) -> Result<Uuid, ParseError> {
-        Uuid::parse_bytes(text.as_bytes())
+        crate::text::per_char(text, |t| Uuid::parse_bytes(t.as_bytes()))
     }
 
     /// [`Uuid::parse`] over bytes. Errors say what was wrong where: a
@@ -432,8 +432,12 @@ mod tests {
             Uuid::parse("017f22e2-79b0-7cc3-98c4-dc0c0c07398f0"),
             Err(ParseError::Length { found: 37, .. })
         ));
-        // Non-ASCII: the position of the first byte of the character.
-        assert_eq!(at("017f22e2-79b0-7cc3-98c4-dc0c0c0739é"), Some(34));
+        // Non-ASCII: lengths and positions count characters, not UTF-8 bytes.
+        assert_eq!(at("017f22e2-79b0-7cc3-98c4-dc0c0c07398é"), Some(35));
+        assert!(matches!(
+            Uuid::parse("017f22e2-79b0-7cc3-98c4-dc0c0c0739é"),
+            Err(ParseError::Length { found: 35, .. })
+        ));
     }
 
     #[test]
