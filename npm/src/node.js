@@ -1,16 +1,22 @@
 // Node entry: loads the napi-rs addon (node/) built into native/ and builds
 // the public API over it (api.js). Resolves the default generator's worker ID
 // from SNOWMINT_WORKER_ID, else leases one among this machine's processes.
+import { isMainThread } from 'node:worker_threads';
 import { createApi } from './api.js';
 import { makeError } from './errors.js';
 import { addon, nativeError } from './addon.js';
 import { wasmBackend } from './wasm-backend.js';
 import { processLease } from './lease/local.js';
 
-/** SNOWMINT_WORKER_ID, when set, is the default generator's worker ID. */
+/**
+ * SNOWMINT_WORKER_ID, when set, is the default generator's worker ID: one per
+ * process, for the one process-wide generator. The wasm fallback has a
+ * generator per thread, so there a worker thread does not take it (all its
+ * threads would share it); see noLease.
+ */
 function defaultOptions() {
   const raw = process.env.SNOWMINT_WORKER_ID;
-  if (raw === undefined || raw === '') return undefined;
+  if (raw === undefined || raw === '' || (nativeError && !isMainThread)) return undefined;
   if (!/^\d{1,15}$/.test(raw.trim())) {
     throw makeError('ERR_WORKER_ID_RANGE', `SNOWMINT_WORKER_ID='${raw}' is not a worker ID: expected a non-negative integer (0 to 1023 for the default layout)`);
   }
@@ -47,9 +53,12 @@ function defaultLease(workerBits) {
  * worker ID that every process and thread would share.
  */
 function noLease() {
+  const why = isMainThread
+    ? `no worker ID configured, and none can be leased: ${nativeError.message}`
+    : `no worker ID configured in this worker thread: on snowmint's wasm build (${nativeError.message.split(',')[0]}) each thread mints from a generator of its own, so SNOWMINT_WORKER_ID (one per process) does not apply here: call configure({ workerId }) with a worker ID of this thread's own.`;
   throw makeError(
     'ERR_NO_WORKER_ID',
-    `no worker ID configured, and none can be leased: ${nativeError.message} Without one, every process and worker thread would mint on worker ID 0 (on the wasm build each worker thread has a generator of its own, so each needs its own worker ID). Where no worker ID is at hand, use ulid() or uuidv7().`,
+    `${why} Without one, every process and worker thread would mint on worker ID 0. Where no worker ID is at hand, use ulid() or uuidv7().`,
     { cause: nativeError },
   );
 }

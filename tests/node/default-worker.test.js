@@ -66,8 +66,26 @@ test('the Node entry without a native binary: the same ConfigError, naming SNOWM
     assert.match(e.message, /worker ID 0/);
   }
   assert.equal(r.configured, 7);
-  const withEnv = inChild(entry, 'return sm.decode(sm.nextId()).workerId;', { SNOWMINT_WORKER_ID: '12' });
-  assert.equal(withEnv, 12);
+  // SNOWMINT_WORKER_ID is one per process, but each worker thread has a generator of
+  // its own here: the main thread takes it, a worker thread must configure its own.
+  const withEnv = inChild(
+    entry,
+    `const { Worker } = await import('node:worker_threads');
+    const worker = new Worker(\`Promise.all([import(\${JSON.stringify(${JSON.stringify(entry)})}), import('node:worker_threads')]).then(([sm, { parentPort }]) => {
+      let refused = null;
+      try { sm.nextId(); } catch (e) { refused = { code: e.code, message: e.message }; }
+      sm.configure({ workerId: 13 });
+      parentPort.postMessage({ refused, workerId: sm.decode(sm.nextId()).workerId });
+    });\`, { eval: true });
+    const fromThread = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+    await worker.terminate();
+    return { main: sm.decode(sm.nextId()).workerId, thread: fromThread };`,
+    { SNOWMINT_WORKER_ID: '12' },
+  );
+  assert.equal(withEnv.main, 12);
+  assert.equal(withEnv.thread.refused?.code, 'ERR_NO_WORKER_ID');
+  assert.match(withEnv.thread.refused.message, /in this worker thread: .* each thread mints from a generator of its own, so SNOWMINT_WORKER_ID \(one per process\) does not apply here/);
+  assert.equal(withEnv.thread.workerId, 13);
 });
 
 // A layout with 4 worker bits (16 worker IDs).

@@ -103,6 +103,22 @@ test('toHuman groups: 1 to 7, and 0 is an error rather than the whole ID', () =>
   throwsCode(assert, () => sm.toHuman(id, { groups: '2' }), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /groups must be an integer number, got a string/);
 });
 
+test('parse errors count characters, not UTF-8 bytes', () => {
+  const cases = [
+    // 26 characters (27 bytes): the bad character, at its character position.
+    [() => sm.decode('01ARZ3NDEKTSV4RRFFQ69G5FAé'), /^invalid ulid: a non-ASCII character at position 25 is not allowed/],
+    [() => sm.ulidToUuid('01ARZ3NDEKTSV4RRFFQ69G5FAé'), /a non-ASCII character at position 25/],
+    [() => sm.decode('01ARZ3NDEKTSV4RRFFQ69G5F😀', { kind: 'ulid' }), /expected 26 characters, found 25/],
+    [() => sm.decode('é'.repeat(200), { kind: 'ulid' }), /expected 26 characters, found 200/],
+    [() => sm.decode('é'.repeat(200)), /unrecognized ID of 200 characters/],
+    [() => sm.decode('usér_01h455vb4pex5vsknk084sn02q'), /invalid typeid: a non-ASCII character at position 2/],
+    [() => sm.uuidVersion('017f22e2-79b0-7cc3-98c4-dc0c0c07398é'), /position 35/],
+    [() => sm.fromHuman('01-hz61-3s2ü'), /position 11/],
+    [() => sm.decode('12€4', { kind: 'snowflake' }), /position 2/],
+  ];
+  for (const [fn, message] of cases) throwsCode(assert, fn, sm.InvalidIdError, 'ERR_PARSE', message);
+});
+
 test('SNOWMINT_WORKER_ID sets the default worker ID, and a bad one is a clear error', () => {
   const script = `import(${JSON.stringify(PACKAGE)}).then((sm) => {
     try { console.log(sm.decode(sm.nextId()).workerId); } catch (e) { console.log(e.name, e.code, e.message); }
