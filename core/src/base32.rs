@@ -157,7 +157,7 @@ pub const fn digits_for_bits(bits: u32) -> usize {
 /// Returns the value and its number of digits (1 to 26; 26 digits must
 /// start with 0-7 to fit 128 bits).
 pub fn from_human(text: &str) -> Result<(u128, usize), ParseError> {
-    crate::text::per_char(text, |t| human(t.as_bytes()))
+    crate::text::per_char(text, human)
 }
 
 /// [`from_human`] over bytes.

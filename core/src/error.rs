@@ -88,7 +88,7 @@ pub enum ParseError {
     Character {
         kind: Kind,
         position: usize,
-        /// The offending byte (a UTF-8 lead byte for a non-ASCII character).
+        /// The offending byte (0x80 for any non-ASCII character of a text).
         found: u8,
         /// The allowed characters, in words.
         allowed: &'static str,

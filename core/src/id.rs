@@ -147,7 +147,7 @@ impl Id {
 /// characters a ULID (or an empty-prefix TypeID, which reads the same);
 /// 27 a KSUID; 32, 36, 38 or 45 (`urn:uuid:`) a UUID.
 pub fn detect(text: &str) -> Result<Kind, ParseError> {
-    crate::text::per_char(text, |t| detect_bytes(t.as_bytes()))
+    crate::text::per_char(text, detect_bytes)
 }
 
 /// [`detect`] over bytes.

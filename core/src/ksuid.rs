@@ -74,7 +74,7 @@ impl Ksuid {
 
     /// Parses 27 base62 digits (at most `aWgEPTl1tmebfsQzFP4bxwgy80V`).
     pub fn parse(text: &str) -> Result<Ksuid, ParseError> {
-        crate::text::per_char(text, |t| Ksuid::parse_bytes(t.as_bytes()))
+        crate::text::per_char(text, Ksuid::parse_bytes)
     }
 
     /// [`Ksuid::parse`] over bytes.

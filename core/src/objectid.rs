@@ -48,7 +48,7 @@ impl ObjectId {
 
     /// Parses 24 hex digits (any case).
     pub fn parse(text: &str) -> Result<ObjectId, ParseError> {
-        crate::text::per_char(text, |t| ObjectId::parse_bytes(t.as_bytes()))
+        crate::text::per_char(text, ObjectId::parse_bytes)
     }
 
     /// [`ObjectId::parse`] over bytes.

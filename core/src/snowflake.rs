@@ -434,7 +434,7 @@ impl Layout {
 
 /// Parses a Snowflake in decimal: 1 to 19 ASCII digits, at most 2^63 - 1.
 pub fn parse_decimal(text: &str) -> Result<u64, ParseError> {
-    crate::text::per_char(text, |t| decimal(t.as_bytes()))
+    crate::text::per_char(text, decimal)
 }
 
 /// [`parse_decimal`] over bytes.

@@ -174,9 +174,10 @@ pub(crate) use impl_text_traits;
 /// above every ID's length (the longest, a TypeID, has 90 characters).
 const PER_CHAR_MAX: usize = 128;
 
-/// Stands in for a non-ASCII character in that copy: rejected by every
-/// alphabet (all are ASCII graphic characters), and still valid UTF-8.
-const PLACEHOLDER: u8 = 0x7F;
+/// Stands in for a non-ASCII character in that copy, and is what a
+/// `Character` error then reports as `found`: rejected by every alphabet
+/// (all are ASCII graphic characters).
+pub(crate) const NON_ASCII: u8 = 0x80;
 
 /// Runs the byte-based `parse` so that the lengths and positions in its errors
 /// count characters, as callers (JavaScript, most languages, people) count
@@ -185,63 +186,63 @@ const PLACEHOLDER: u8 = 0x7F;
 /// is parsed as it is. Other text is parsed as a copy on the stack holding one
 /// byte per character (non-ASCII ones replaced by a byte every alphabet
 /// rejects), so each decision a parser takes on a length is taken on the
-/// character count; a `Character` error at a replaced character reports that
-/// character's first UTF-8 byte. Text longer than any ID is parsed as it is,
+/// character count; a `Character` error at a non-ASCII character reports
+/// [`NON_ASCII`] as the byte found. Text longer than any ID is parsed as it is,
 /// with its error's positions and lengths then converted to characters.
 pub(crate) fn per_char<T>(
     text: &str,
-    parse: impl Fn(&str) -> Result<T, ParseError>,
+    parse: fn(&[u8]) -> Result<T, ParseError>,
 ) -> Result<T, ParseError> {
-    if text.is_ascii() {
-        return parse(text);
-    }
+    // Generic only around the one call of `parse`, so each parser is inlined
+    // once; the rest is shared, and walks bytes by hand rather than through
+    // `chars()`, whose counting code is large (the browser build is budgeted
+    // in bytes).
     let mut copy = [0u8; PER_CHAR_MAX];
+    let shadow = one_byte_per_char(text.as_bytes(), &mut copy).unwrap_or(text.as_bytes());
+    parse(shadow).map_err(|e| in_chars(e, text.as_bytes(), shadow.len()))
+}
+
+/// Whether `b` starts a character in UTF-8 (is not a continuation byte).
+fn starts_char(b: u8) -> bool {
+    b & 0xC0 != 0x80
+}
+
+/// Characters in UTF-8 `bytes`.
+fn char_count(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| starts_char(b)).count()
+}
+
+/// The one-byte-per-character copy of non-ASCII `text` in `copy`; `None`
+/// for ASCII text or text longer than [`PER_CHAR_MAX`] characters.
+#[inline(never)]
+fn one_byte_per_char<'a>(text: &[u8], copy: &'a mut [u8; PER_CHAR_MAX]) -> Option<&'a [u8]> {
+    if text.is_ascii() {
+        return None;
+    }
     let mut n = 0;
-    for c in text.chars() {
-        if n == PER_CHAR_MAX {
-            return parse(text).map_err(|e| counted_in_chars(e, text));
-        }
-        copy[n] = if c.is_ascii() { c as u8 } else { PLACEHOLDER };
+    for &b in text.iter().filter(|&&b| starts_char(b)) {
+        *copy.get_mut(n)? = if b.is_ascii() { b } else { NON_ASCII };
         n += 1;
     }
-    // Only ASCII bytes went in, so this cannot fail.
-    let shadow = core::str::from_utf8(&copy[..n]).unwrap_or_default();
-    parse(shadow).map_err(|e| match e {
-        ParseError::Character {
-            kind,
-            position,
-            found: PLACEHOLDER,
-            allowed,
-        } => ParseError::Character {
-            kind,
-            position,
-            found: text
-                .chars()
-                .nth(position)
-                .map_or(PLACEHOLDER, first_utf8_byte),
-            allowed,
-        },
-        e => e,
-    })
+    Some(&copy[..n])
 }
 
-/// The first byte of `c` in UTF-8.
-fn first_utf8_byte(c: char) -> u8 {
-    let mut buf = [0u8; 4];
-    c.encode_utf8(&mut buf).as_bytes()[0]
-}
-
-/// An error of a byte-based parse of `text` with its byte counts turned into
-/// character counts: a position counts the characters before it, a length
-/// those of the text's tail it measured (all of it, or a TypeID's suffix).
-fn counted_in_chars(e: ParseError, text: &str) -> ParseError {
-    let chars_before = |at: usize| text.get(..at).map_or(at, |s| s.chars().count());
-    let chars_of_tail = |len: usize| {
-        text.len()
-            .checked_sub(len)
-            .and_then(|start| text.get(start..))
-            .map_or(len, |s| s.chars().count())
-    };
+/// An error of the parse of the `parsed_len` bytes [`per_char`] parsed in
+/// place of `text`, in terms of `text`'s characters.
+#[inline(never)]
+fn in_chars(e: ParseError, text: &[u8], parsed_len: usize) -> ParseError {
+    if text.is_ascii() {
+        return e;
+    }
+    if parsed_len != text.len() {
+        // The copy: lengths and positions are characters already.
+        return e;
+    }
+    // Too long for the copy, parsed as it is: a position counts the
+    // characters before it, a length those of the tail it measured (all of
+    // the text, or a TypeID's suffix).
+    let before = |at: usize| char_count(&text[..at.min(text.len())]);
+    let tail = |len: usize| char_count(&text[text.len().saturating_sub(len)..]);
     match e {
         ParseError::Character {
             kind,
@@ -250,8 +251,8 @@ fn counted_in_chars(e: ParseError, text: &str) -> ParseError {
             allowed,
         } => ParseError::Character {
             kind,
-            position: chars_before(position),
-            found,
+            position: before(position),
+            found: if found.is_ascii() { found } else { NON_ASCII },
             allowed,
         },
         ParseError::Length {
@@ -261,10 +262,10 @@ fn counted_in_chars(e: ParseError, text: &str) -> ParseError {
         } => ParseError::Length {
             kind,
             expected,
-            found: chars_of_tail(found),
+            found: tail(found),
         },
         ParseError::UnknownKind { length } => ParseError::UnknownKind {
-            length: chars_of_tail(length),
+            length: tail(length),
         },
         e => e,
     }
@@ -291,7 +292,7 @@ mod per_char_tests {
     fn positions_and_lengths_count_characters() {
         // 26 characters, 27 bytes: the bad character, not the length.
         let e = Ulid::parse("01ARZ3NDEKTSV4RRFFQ69G5FAé").unwrap_err();
-        assert_eq!(position(e.clone()), (25, 0xC3));
+        assert_eq!(position(e.clone()), (25, super::NON_ASCII));
         assert_eq!(
             crate::std::string::ToString::to_string(&e),
             "invalid ulid: a non-ASCII character at position 25 is not allowed (allowed: Crockford base32: 0-9 and A-Z except I, L, O, U, in any case)"
@@ -304,7 +305,7 @@ mod per_char_tests {
         assert_eq!(detect("€1ARZ3NDEKTSV4RRFFQ69G5FAV"), Ok(Kind::Ulid));
         assert_eq!(
             position(Id::parse("1€2", Some(Kind::Snowflake)).unwrap_err()),
-            (1, 0xE2)
+            (1, super::NON_ASCII)
         );
         assert_eq!(
             position(TypeId::parse("usér_01h455vb4pex5vsknk084sn02q").unwrap_err()).0,

@@ -83,7 +83,7 @@ impl TypeId {
     /// Parses a TypeID as the spec defines it: the suffix is exactly 26
     /// lowercase base32 digits starting with 0-7; an empty prefix has no `_`.
     pub fn parse(text: &str) -> Result<TypeId, ParseError> {
-        crate::text::per_char(text, |t| TypeId::parse_bytes(t.as_bytes()))
+        crate::text::per_char(text, TypeId::parse_bytes)
     }
 
     /// [`TypeId::parse`] over bytes.

@@ -59,7 +59,7 @@ impl Ulid {
 
     /// Parses 26 Crockford base32 characters in any case.
     pub fn parse(text: &str) -> Result<Ulid, ParseError> {
-        crate::text::per_char(text, |t| Ulid::parse_bytes(t.as_bytes()))
+        crate::text::per_char(text, Ulid::parse_bytes)
     }
 
     /// [`Ulid::parse`] over bytes.

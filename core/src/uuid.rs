@@ -173,7 +173,7 @@ impl Uuid {
 
     /// Parses the hyphenated, simple (32 hex), braced or `urn:uuid:` form, any case.
     pub fn parse(text: &str) -> Result<Uuid, ParseError> {
-        crate::text::per_char(text, |t| Uuid::parse_bytes(t.as_bytes()))
+        crate::text::per_char(text, Uuid::parse_bytes)
     }
 
     /// [`Uuid::parse`] over bytes. Errors say what was wrong where: a
