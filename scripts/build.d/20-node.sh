@@ -14,6 +14,8 @@ case "$(uname -s)" in Darwin) lib=libsnowmint_node.dylib ;; *) lib=libsnowmint_n
 cp "$TARGET_DIR/release/$lib" "npm/native/.snowmint.$platform.node.tmp"
 mv -f "npm/native/.snowmint.$platform.node.tmp" "npm/native/snowmint.$platform.node"
 echo "  npm/native/snowmint.$platform.node"
+# The licence texts live at the repository root; npm ships LICENSE* files of the package root.
+cp LICENSE-MIT LICENSE-APACHE npm/
 rm -rf npm/dist
 cjs() {
   esbuild --bundle --platform=node --format=cjs --target=node18 --log-level=warning \

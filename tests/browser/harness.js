@@ -7,11 +7,10 @@
 //     const n = await page.evaluate(async (u) => (await import(u)).answer, `${baseUrl}/npm/src/x.js`);
 //   });
 //
-// Served paths: `/<path>` is `<repo>/<path>`; `/shared/<path>` is `<repo>/../shared/<path>`
-// (the shared/ directory that CI keeps beside the repository). `/` answers an empty
+// Served paths: `/<path>` is `<repo>/<path>`. `/` answers an empty
 // HTML page (and /favicon.ico an empty 204), so `page.goto(baseUrl)` gives a same-origin page to import modules into.
 // The server listens on a free port of 127.0.0.1 only and refuses paths that leave
-// those two roots. Everything is closed again, whatever the callback does.
+// the repository. Everything is closed again, whatever the callback does.
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,8 +18,6 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** The shared/ directory beside the repository. */
-export const SHARED_ROOT = path.resolve(REPO_ROOT, '../shared');
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
@@ -42,11 +39,7 @@ function resolvePath(urlPath) {
   } catch {
     return null;
   }
-  let root = REPO_ROOT;
-  if (rel === '/shared' || rel.startsWith('/shared/')) {
-    root = SHARED_ROOT;
-    rel = rel.slice('/shared'.length);
-  }
+  const root = REPO_ROOT;
   const file = path.resolve(root, '.' + path.posix.normalize('/' + rel));
   return file === root || file.startsWith(root + path.sep) ? file : null;
 }

@@ -4,10 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { withBrowser, SHARED_ROOT } from './harness.js';
+import { withBrowser, REPO_ROOT } from './harness.js';
 import { unitChecks } from '../json/suite.js';
 
-const CASES = readdirSync(path.join(SHARED_ROOT, 'conformance/jsontestsuite/test_parsing'))
+const CASES = readdirSync(path.join(REPO_ROOT, 'tests/vectors/jsontestsuite/test_parsing'))
   .filter((n) => n.endsWith('.json'))
   .sort();
 
@@ -19,7 +19,7 @@ test('snowmint/json in headless Chromium', { timeout: 180_000 }, async (t) => {
         const suite = await import(`${baseUrl}/tests/json/suite.js`);
         const cases = await Promise.all(
           names.map(async (name) => {
-            const res = await fetch(`${baseUrl}/shared/conformance/jsontestsuite/test_parsing/${encodeURIComponent(name)}`);
+            const res = await fetch(`${baseUrl}/tests/vectors/jsontestsuite/test_parsing/${encodeURIComponent(name)}`);
             if (!res.ok) throw new Error(`${name}: HTTP ${res.status}`);
             return { name, bytes: new Uint8Array(await res.arrayBuffer()) };
           }),
@@ -28,7 +28,7 @@ test('snowmint/json in headless Chromium', { timeout: 180_000 }, async (t) => {
         const units = suite.runUnitChecks(json);
         const property = suite.propertyTest(json, { seed: 20240601, runs: 2000 });
         // The page's own res.text() decoding agrees with the suite's TextDecoder.
-        const probe = await fetch(`${baseUrl}/shared/conformance/jsontestsuite/test_parsing/i_string_UTF-8_invalid_sequence.json`);
+        const probe = await fetch(`${baseUrl}/tests/vectors/jsontestsuite/test_parsing/i_string_UTF-8_invalid_sequence.json`);
         const viaText = await probe.text();
         return {
           userAgent: navigator.userAgent,

@@ -10,8 +10,8 @@ import * as json from '../../npm/src/json.js';
 import { checkConformanceCase, runConformance, unitChecks, propertyTest } from './suite.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-// shared/ sits beside the repository (CI clones it there too).
-export const CONFORMANCE_DIR = path.resolve(ROOT, '../shared/conformance/jsontestsuite/test_parsing');
+// JSONTestSuite's parsing cases, vendored (tests/vectors/jsontestsuite/, MIT).
+export const CONFORMANCE_DIR = path.resolve(ROOT, 'tests/vectors/jsontestsuite/test_parsing');
 
 function loadCases() {
   return readdirSync(CONFORMANCE_DIR)

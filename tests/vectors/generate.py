@@ -30,7 +30,7 @@ TWITTER_SNOWFLAKE = "https://github.com/twitter-archive/snowflake/tree/snowflake
 SONYFLAKE_SRC = "https://github.com/sony/sonyflake/blob/master/sonyflake.go"
 MONGO_GETTIMESTAMP = "https://www.mongodb.com/docs/manual/reference/method/ObjectId.getTimestamp/"
 MONGO_OBJECTID = "https://www.mongodb.com/docs/manual/reference/method/ObjectId/"
-DESIGN = "snowmint DESIGN.md (human form)"
+DESIGN = "snowmint human form (tests/vectors/README.md)"
 
 GREGORIAN_OFFSET = 0x01B21DD213814000
 
