@@ -14,6 +14,17 @@ pub trait Clock {
     fn relax(&self) {
         core::hint::spin_loop();
     }
+
+    /// Whether the clock can move on while the calling thread waits. A
+    /// clock that only its caller moves (a binding's test clock) answers
+    /// false: a generator then fails with [`ClockWouldWait`] instead of
+    /// spinning forever.
+    ///
+    /// [`ClockWouldWait`]: crate::Error::ClockWouldWait
+    #[inline]
+    fn can_wait(&self) -> bool {
+        true
+    }
 }
 
 impl<C: Clock + ?Sized> Clock for &C {
@@ -24,6 +35,10 @@ impl<C: Clock + ?Sized> Clock for &C {
     #[inline]
     fn relax(&self) {
         (**self).relax()
+    }
+    #[inline]
+    fn can_wait(&self) -> bool {
+        (**self).can_wait()
     }
 }
 
@@ -201,7 +216,8 @@ pub enum ClockChoice<M> {
     Monotonic,
     /// `"system"`.
     System,
-    /// `"test"`.
+    /// `"test"`: read and moved by the caller only, so a generator on it
+    /// never waits ([`Clock::can_wait`]).
     Manual(M),
 }
 
@@ -251,6 +267,13 @@ impl<M: core::ops::Deref<Target = ManualClock>> Clock for ClockChoice<M> {
             ClockChoice::System => SystemClock.relax(),
             _ => core::hint::spin_loop(),
         }
+    }
+
+    /// A binding's test clock moves only when its (single) JS thread tells
+    /// it to, and that thread is inside the call: a wait could never end.
+    #[inline]
+    fn can_wait(&self) -> bool {
+        !matches!(self, ClockChoice::Manual(_))
     }
 }
 

@@ -197,6 +197,9 @@ pub enum Error {
     },
     /// The clock stepped back further than the policy allows.
     ClockMovedBackwards { by_ms: u64, allowed_ms: u64 },
+    /// The policy would wait for the clock to reach `until_ms`, but the
+    /// clock cannot move while the generator waits (a test clock).
+    ClockWouldWait { now_ms: u64, until_ms: u64 },
     /// A batch request asked for nothing or for more than allowed.
     InvalidCount { count: u64, max: u64 },
     /// A text or byte input was not a valid ID.
@@ -213,6 +216,7 @@ impl Error {
             Error::TimeBeforeEpoch { .. } => "ERR_TIME_BEFORE_EPOCH",
             Error::TimeOverflow { .. } => "ERR_TIME_OVERFLOW",
             Error::ClockMovedBackwards { .. } => "ERR_CLOCK_BACKWARDS",
+            Error::ClockWouldWait { .. } => "ERR_CLOCK_WOULD_WAIT",
             Error::InvalidCount { .. } => "ERR_INVALID_COUNT",
             Error::Parse(_) => "ERR_PARSE",
         }
@@ -275,6 +279,16 @@ impl fmt::Display for Error {
                     " ms; the clock policy waits out at most ",
                     &n(allowed_ms),
                     " ms",
+                ],
+            ),
+            Error::ClockWouldWait { now_ms, until_ms } => put(
+                f,
+                &[
+                    "the clock reads ",
+                    &n(now_ms),
+                    " (Unix ms) and minting must wait until it reads ",
+                    &n(until_ms),
+                    ", but this clock does not move by itself: advance it first",
                 ],
             ),
             Error::InvalidCount { count, max } => put(

@@ -646,6 +646,22 @@ impl Rules {
         )
     }
 
+    /// The error for a wait on a clock that cannot move while the generator
+    /// waits ([`Clock::can_wait`]): minting resumes once the clock reaches
+    /// the state's next tick, less the ticks the policy may borrow.
+    #[cold]
+    fn would_wait(&self, state: u64, now_ms: u64) -> Error {
+        let borrow = match self.on_exhausted {
+            OnExhausted::Wait => 0,
+            OnExhausted::BorrowAhead { max_ticks } => max_ticks as u64,
+        };
+        let resume_tick = (state >> self.layout.sequence_bits).saturating_sub(borrow);
+        Error::ClockWouldWait {
+            now_ms,
+            until_ms: self.layout.ms_of_tick(resume_tick),
+        }
+    }
+
     /// Applies the backwards policy to a clock `by_ms` behind the last minted tick.
     #[cold]
     fn behind(&self, by_ms: u64, state: u64, want: u64) -> Result<Step, Error> {
@@ -810,7 +826,11 @@ impl<C: Clock> AtomicSnowflake<C> {
         self.rules.check_count(max)?;
         let mut cur = self.state.load(Ordering::Acquire);
         loop {
-            match self.rules.step(cur, self.clock.now_ms(), max)? {
+            let now_ms = self.clock.now_ms();
+            match self.rules.step(cur, now_ms, max)? {
+                Step::Wait if !self.clock.can_wait() => {
+                    return Err(self.rules.would_wait(cur, now_ms));
+                }
                 Step::Wait => {
                     self.clock.relax();
                     cur = self.state.load(Ordering::Acquire);
@@ -875,7 +895,11 @@ impl<C: Clock> Snowflake<C> {
     pub fn claim(&mut self, max: u64) -> Result<Claim, Error> {
         self.rules.check_count(max)?;
         loop {
-            match self.rules.step(self.state, self.clock.now_ms(), max)? {
+            let now_ms = self.clock.now_ms();
+            match self.rules.step(self.state, now_ms, max)? {
+                Step::Wait if !self.clock.can_wait() => {
+                    return Err(self.rules.would_wait(self.state, now_ms));
+                }
                 Step::Wait => self.clock.relax(),
                 Step::Take { slot, count } => {
                     self.state = slot + count;

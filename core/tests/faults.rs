@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use rand_core::{Infallible, TryRng};
 use snowmint::Error;
-use snowmint::clock::{Clock, ManualClock, MonotonicClock};
+use snowmint::clock::{Clock, ClockChoice, ManualClock, MonotonicClock};
 use snowmint::objectid::ObjectIdGenerator;
 use snowmint::snowflake::{AtomicSnowflake, Layout, OnBackwards, OnExhausted, Snowflake};
 use snowmint::ulid::{self, UlidGenerator};
@@ -552,6 +552,53 @@ fn batch_requests_outside_one_tick_are_rejected() {
             })
         );
     }
+}
+
+/// A binding's test clock cannot move while a generator waits on it: each
+/// policy that would wait fails at once, saying until when, and minting
+/// resumes once the caller has moved the clock there.
+#[test]
+fn a_test_clock_fails_instead_of_waiting() {
+    let clock = std::sync::Arc::new(ManualClock::new(T));
+    let test_clock = || ClockChoice::Manual(clock.clone());
+    let would_wait = |until_ms| {
+        Err(Error::ClockWouldWait {
+            now_ms: T,
+            until_ms,
+        })
+    };
+
+    // The 4,097th ID of a tick, on both generators.
+    let atomic = AtomicSnowflake::new(Layout::TWITTER, 0, test_clock()).unwrap();
+    let mut plain = Snowflake::new(Layout::TWITTER, 0, test_clock()).unwrap();
+    assert_eq!(atomic.claim(PER_TICK).unwrap().count, PER_TICK);
+    assert_eq!(plain.claim(PER_TICK).unwrap().count, PER_TICK);
+    assert_eq!(atomic.next(), would_wait(T + 1));
+    assert_eq!(plain.next(), would_wait(T + 1));
+
+    // Borrowing past its window: 2 ticks borrowed, then the wait.
+    let borrow = AtomicSnowflake::new(Layout::TWITTER, 0, test_clock())
+        .unwrap()
+        .on_exhausted(OnExhausted::BorrowAhead { max_ticks: 2 });
+    for _ in 0..3 {
+        assert_eq!(borrow.claim(PER_TICK).unwrap().count, PER_TICK);
+    }
+    assert_eq!(borrow.next(), would_wait(T + 1));
+
+    // A step back under 'wait': resumes in the tick after the last one minted.
+    let back = AtomicSnowflake::new(Layout::TWITTER, 0, test_clock())
+        .unwrap()
+        .on_backwards(OnBackwards::Wait { max_ms: 1000 });
+    clock.set(T + 50);
+    let last = back.next().unwrap();
+    clock.set(T);
+    assert_eq!(back.next(), would_wait(T + 50));
+    clock.set(T + 50);
+    assert!(back.next().unwrap() > last);
+
+    // Once the caller moves the clock on, every generator mints again.
+    clock.set(T + 3);
+    assert!(atomic.next().is_ok() && plain.next().is_ok() && borrow.next().is_ok());
 }
 
 // ------------------------------------------------------------ ULID, UUID, ObjectId

@@ -31,6 +31,7 @@ const CLASS_OF_CODE = {
   ERR_INVALID_OPTION: ConfigError,
   ERR_NO_WORKER_ID: ConfigError,
   ERR_CLOCK_BACKWARDS: ClockError,
+  ERR_CLOCK_WOULD_WAIT: ClockError,
   ERR_TIME_OVERFLOW: ClockError,
   ERR_TIME_BEFORE_EPOCH: ClockError,
   ERR_INVALID_ARG_TYPE: ArgumentError,

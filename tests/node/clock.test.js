@@ -35,6 +35,29 @@ test("onBackwards 'fail' and 'wait' beyond its bound throw ClockError ERR_CLOCK_
   assert.ok(fail.next() > 0n, 'minting resumes once the clock is back');
 });
 
+test('a policy that would wait on a TestClock throws ClockError ERR_CLOCK_WOULD_WAIT at once, never spins', () => {
+  const c = new sm.TestClock(T0);
+  const wouldWait = (until) => new RegExp(`reads ${T0} .* until it reads ${until},`);
+  // The 4,097th ID of a tick.
+  const full = new sm.Snowflake({ clock: c });
+  full.nextBatch(4096);
+  throwsCode(assert, () => full.next(), sm.ClockError, 'ERR_CLOCK_WOULD_WAIT', wouldWait(T0 + 1));
+  // Borrowing past its window (2 ticks ahead).
+  const borrow = new sm.Snowflake({ clock: c, onExhausted: 'borrow', maxBorrowTicks: 2 });
+  borrow.nextBatch(3 * 4096);
+  throwsCode(assert, () => borrow.next(), sm.ClockError, 'ERR_CLOCK_WOULD_WAIT', wouldWait(T0 + 1));
+  // A step back within 'wait''s bound.
+  const back = new sm.Snowflake({ clock: c.set(T0 + 50) });
+  const last = back.next();
+  c.set(T0);
+  throwsCode(assert, () => back.next(), sm.ClockError, 'ERR_CLOCK_WOULD_WAIT', wouldWait(T0 + 50));
+  // Moved on by the caller, each mints again, after what it minted before.
+  c.set(T0 + 50);
+  assert.ok(back.next() > last);
+  assert.equal(typeof full.next(), 'bigint');
+  assert.equal(typeof borrow.next(), 'bigint');
+});
+
 test("onBackwards 'keep' keeps minting after the last ID, never below it", () => {
   const c = new sm.TestClock(T0);
   const g = new sm.Snowflake({ clock: c, onBackwards: 'keep' });
