@@ -547,6 +547,8 @@ pub struct Claim {
     pub count: u64,
     /// Distance between consecutive IDs (1, or `2^worker_bits` for Sonyflake's order).
     pub stride: u64,
+    /// The tick every ID of the run falls in.
+    pub tick: u64,
 }
 
 impl Claim {
@@ -556,6 +558,7 @@ impl Claim {
             first,
             count,
             stride,
+            ..
         } = *self;
         (0..count).map(move |i| first + i * stride)
     }
@@ -717,6 +720,7 @@ impl Rules {
             first,
             count,
             stride,
+            tick: slot >> sb,
         }
     }
 
@@ -861,6 +865,46 @@ impl<C: Clock> AtomicSnowflake<C> {
         let per_tick = 1 << self.rules.layout.sequence_bits;
         fill(out, per_tick, |max| self.claim(max))
     }
+    /// A binding's refill: claims up to `out.len()` IDs of one tick (fewer
+    /// when the tick has fewer left; `out` may be longer than a tick, as a
+    /// caller sharing this generator with other threads may not know its
+    /// current layout) into `out`, and says how long they stay fresh.
+    #[cfg(feature = "std")]
+    pub fn claim_into(&self, out: &mut [u64]) -> Result<Run, Error> {
+        let start = crate::clock::Instant::now();
+        let per_tick = 1 << self.rules.layout.sequence_bits;
+        let claim = self.claim((out.len() as u64).min(per_tick))?;
+        for (slot, id) in out.iter_mut().zip(claim.ids()) {
+            *slot = id;
+        }
+        let layout = &self.rules.layout;
+        Ok(Run {
+            count: claim.count,
+            fresh_ms: crate::clock::fresh_ms(start, &self.clock, |now| {
+                layout.tick_of(now).is_ok_and(|n| n <= claim.tick)
+            }),
+            high_water_ms: self
+                .high_water_ms()
+                .unwrap_or(layout.ms_of_tick(claim.tick)),
+        })
+    }
+}
+
+/// What [`AtomicSnowflake::claim_into`] took.
+#[cfg(feature = "std")]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Run {
+    /// How many IDs it wrote.
+    pub count: u64,
+    /// How many ms after the call began the clock still read the run's tick
+    /// (or an earlier one; 0 is always a safe answer): hand the run out only
+    /// until `start + fresh_ms + unit_ms`, so no ID is more than one tick
+    /// older than the moment it is handed out.
+    pub fresh_ms: f64,
+    /// The generator's high-water mark after the claim (start, in Unix ms,
+    /// of the last tick any caller minted in): what a worker-ID lease must
+    /// cover before the run is handed out.
+    pub high_water_ms: u64,
 }
 
 /// A Snowflake generator owned by one caller (`&mut self`): for targets

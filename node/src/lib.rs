@@ -7,6 +7,7 @@
 //! Errors carry the core's `Error::code()` as the JS `code` and its Display
 //! text as the message; a panic is caught and thrown as an ordinary Error.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, RwLock};
 
 use napi::Either;
@@ -134,6 +135,12 @@ fn build(spec: &SnowflakeSpec, clock: Option<&TestClock>) -> Result<Generator> {
 /// The process-wide default generator: one per process, not per JS thread.
 static DEFAULT: RwLock<Option<Generator>> = RwLock::new(None);
 
+/// How many times the default generator was installed or replaced (changed
+/// under `DEFAULT`'s write lock): every run reports it, so each JS thread
+/// sees a configure() of another thread before it hands out or decodes
+/// with the old layout.
+static GENERATION: AtomicU32 = AtomicU32::new(0);
+
 /// A Snowflake generator of its own, or (`None`) the process-wide default.
 #[napi]
 pub struct SnowflakeHandle {
@@ -141,13 +148,14 @@ pub struct SnowflakeHandle {
 }
 
 impl SnowflakeHandle {
-    /// Runs `f` on the generator; for the default, under the read lock so
-    /// that configure() sees every claim of the generator it replaces.
-    fn with<T>(&self, f: impl FnOnce(&Generator) -> Result<T>) -> Result<T> {
+    /// Runs `f` on the generator and its generation (0 for one of its own);
+    /// for the default, under the read lock so that configure() sees every
+    /// claim of the generator it replaces.
+    fn with<T>(&self, f: impl FnOnce(&Generator, u32) -> Result<T>) -> Result<T> {
         match &self.own {
-            Some(g) => f(g),
+            Some(g) => f(g, 0),
             None => match DEFAULT.read().unwrap_or_else(|e| e.into_inner()).as_ref() {
-                Some(g) => f(g),
+                Some(g) => f(g, GENERATION.load(Ordering::Acquire)),
                 None => Err(napi::Error::new(
                     "ERR_INTERNAL",
                     "the default generator is not initialized".to_string(),
@@ -157,9 +165,21 @@ impl SnowflakeHandle {
     }
 }
 
+/// Writes what a run reports into `timing` (see backend.d.ts).
+fn report(timing: &mut [f64], fresh_ms: f64, high_water_ms: Option<u64>, generation: u32) {
+    let values = [
+        fresh_ms,
+        high_water_ms.map_or(f64::NAN, |ms| ms as f64),
+        generation.into(),
+    ];
+    for (t, v) in timing.iter_mut().zip(values) {
+        *t = v;
+    }
+}
+
 #[napi]
 impl SnowflakeHandle {
-    /// One claim (at most one tick) into `out`; see backend.d.ts.
+    /// One claim (at most one tick, at most `max` IDs) into `out`; see backend.d.ts.
     #[napi(catch_unwind)]
     pub fn fill(
         &self,
@@ -167,53 +187,51 @@ impl SnowflakeHandle {
         max: u32,
         mut timing: Float64ArraySlice<'_>,
     ) -> Result<u32> {
-        let start = Instant::now();
         // SAFETY: the JS thread is blocked in this call; api.js does not share these arrays.
         let (out, timing) = unsafe { (out.as_mut(), timing.as_mut()) };
-        self.with(|g| {
-            let claim = g
-                .claim((max as u64).min(out.len() as u64))
-                .map_err(core_err)?;
-            for (slot, id) in out.iter_mut().zip(claim.ids()) {
-                *slot = id;
-            }
-            let layout = g.layout();
-            let tick = layout.decode(claim.first).map_err(core_err)?.tick;
-            if let Some(t) = timing.first_mut() {
-                *t = fresh_ms(start, g.clock(), |now| {
-                    layout.tick_of(now).is_ok_and(|n| n <= tick)
-                });
-            }
-            Ok(claim.count as u32)
+        let len = out.len().min(max as usize);
+        self.with(|g, generation| {
+            let run = g.claim_into(&mut out[..len]).map_err(core_err)?;
+            report(timing, run.fresh_ms, Some(run.high_water_ms), generation);
+            Ok(run.count as u32)
         })
     }
 
-    /// Fills all of `out`, over as many ticks as needed.
+    /// Fills all of `out`, over as many ticks as needed; `timing` as in `fill`
+    /// (no freshness: 0).
     #[napi(catch_unwind)]
-    pub fn fill_all(&self, mut out: BigUint64ArraySlice<'_>) -> Result<()> {
+    pub fn fill_all(
+        &self,
+        mut out: BigUint64ArraySlice<'_>,
+        mut timing: Float64ArraySlice<'_>,
+    ) -> Result<()> {
         // SAFETY: as in `fill`.
-        let out = unsafe { out.as_mut() };
-        self.with(|g| g.next_batch(out).map_err(core_err))
+        let (out, timing) = unsafe { (out.as_mut(), timing.as_mut()) };
+        self.with(|g, generation| {
+            g.next_batch(out).map_err(core_err)?;
+            report(timing, 0.0, g.high_water_ms(), generation);
+            Ok(())
+        })
     }
 
     #[napi(catch_unwind)]
     pub fn layout(&self) -> Result<LayoutInfo> {
-        self.with(|g| Ok(layout_info(g.layout())))
+        self.with(|g, _| Ok(layout_info(g.layout())))
     }
 
     #[napi(catch_unwind)]
     pub fn worker_id(&self) -> Result<f64> {
-        self.with(|g| Ok(g.worker_id() as f64))
+        self.with(|g, _| Ok(g.worker_id() as f64))
     }
 
     #[napi(catch_unwind)]
     pub fn clock_kind(&self) -> Result<&'static str> {
-        self.with(|g| Ok(g.clock().name()))
+        self.with(|g, _| Ok(g.clock().name()))
     }
 
     #[napi(catch_unwind)]
     pub fn high_water_ms(&self) -> Result<Option<f64>> {
-        self.with(|g| Ok(g.high_water_ms().map(|ms| ms as f64)))
+        self.with(|g, _| Ok(g.high_water_ms().map(|ms| ms as f64)))
     }
 }
 
@@ -275,6 +293,7 @@ pub fn default_init(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Result<bo
         return Ok(false);
     }
     *slot = Some(build(&spec, clock)?);
+    GENERATION.fetch_add(1, Ordering::Release);
     Ok(true)
 }
 
@@ -288,6 +307,7 @@ pub fn default_configure(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Resu
         None => next,
     };
     *slot = Some(next);
+    GENERATION.fetch_add(1, Ordering::Release);
     Ok(())
 }
 

@@ -148,7 +148,8 @@ function call(fn) {
 export function createApi(backend, host = {}) {
   const presets = backend.presets();
   const margin = host.clockMarginMs ?? 0;
-  const timing = new Float64Array(1);
+  /** What a run reports (backend.d.ts): [fresh ms, high-water ms, generation]. */
+  const timing = new Float64Array(3);
   const now = host.now ?? (() => performance.now());
   /** Whether the run a source claimed at `start` may still be handed out. */
   const fresh = (src) => {
@@ -189,8 +190,8 @@ export function createApi(backend, host = {}) {
   }
 
   /**
-   * Checks Snowflake options into a backend spec, its TestClock handle and its
-   * worker-ID lease; `leaseFallback(workerBits)` leases a worker ID when the
+   * Checks Snowflake options into a backend spec, its TestClock handle, its
+   * worker-ID lease and the core's description of its layout (asked once); `leaseFallback(workerBits)` leases a worker ID when the
    * options give neither a workerId nor a lease (the host's zero-config lease).
    */
   function toSpec(options, what = 'Snowflake options', leaseFallback = undefined) {
@@ -231,10 +232,12 @@ export function createApi(backend, host = {}) {
       onExhausted: o.onExhausted === undefined ? 'wait' : oneOf('onExhausted', o.onExhausted, ['wait', 'borrow']),
       maxBorrowTicks: uintOption('maxBorrowTicks', o.maxBorrowTicks, 16, 'ERR_INVALID_OPTION', 0xffffffff),
     };
+    // Validated and described by the core, once.
+    const info = call(() => backend.layoutOf(spec));
     if (o.workerId !== undefined) {
       if (typeof o.workerId !== 'number') throw typeError('workerId', 'an integer number', o.workerId);
       if (!isUint(o.workerId)) {
-        const max = 2 ** call(() => backend.layoutOf(spec)).workerBits - 1;
+        const max = 2 ** info.workerBits - 1;
         throw makeError('ERR_WORKER_ID_RANGE', `worker ID ${o.workerId} is out of range: it must be an integer from 0 to ${max}`);
       }
       spec.workerId = o.workerId;
@@ -244,16 +247,16 @@ export function createApi(backend, host = {}) {
       if (o.workerId !== undefined) throw optionError(`${what}: give a workerId or a lease, not both`);
       if (!isLease(o.lease)) throw typeError('lease', 'a lease from snowmint/lease', o.lease);
       lease = o.lease;
-      const ids = 2 ** call(() => backend.layoutOf(spec)).workerBits;
+      const ids = 2 ** info.workerBits;
       if (lease.size > ids) {
         throw makeError('ERR_WORKER_ID_RANGE', `the lease may hand out worker IDs up to ${lease.size - 1}, but the layout has only ${ids}: limit the lease's workerIds`);
       }
     } else if (o.workerId === undefined && leaseFallback) {
       // The host's zero-config lease: one per process, claimed for the first layout
       // it served; the host checks that its worker ID fits this one.
-      lease = leaseFallback(call(() => backend.layoutOf(spec)).workerBits);
+      lease = leaseFallback(info.workerBits);
     }
-    return { spec, clockHandle, lease };
+    return { spec, clockHandle, lease, layout: info };
   }
 
   /** The spec of a generator on a lease's current worker ID, starting after the lease's high-water bound. */
@@ -322,7 +325,7 @@ export function createApi(backend, host = {}) {
   function presetDecoder(name) {
     let d = presetDecoders.get(name);
     if (!d) {
-      const layout = call(() => backend.layoutOf(toSpec({ preset: name }).spec));
+      const { layout } = toSpec({ preset: name });
       d = snowflakeDecoder(layout, name);
       presetDecoders.set(name, d);
     }
@@ -341,19 +344,37 @@ export function createApi(backend, host = {}) {
       this.make = make;
       this.lease = lease;
       this.epoch = lease?.epoch;
-      const handle = (this.h = make());
+      this.h = make();
       lease?.bind(owner, () => this.h.highWaterMs());
-      this.layout = call(() => handle.layout());
-      this.unit = this.layout.unitMs - margin;
-      this.buffered = call(() => handle.clockKind()) === 'monotonic';
-      this.cap = this.buffered ? Math.min(MAX_ID_RUN, 2 ** this.layout.sequenceBits) : 1;
-      this.buf = new BigUint64Array(this.cap);
-      this.run = Math.min(MIN_RUN, this.cap);
+      this.buf = new BigUint64Array(0);
+      this.adopt(-1);
       this.pos = 0;
       this.len = 0;
       this.start = 0;
       this.deadline = -Infinity;
+    }
+
+    /**
+     * Takes the generator's layout and clock as they are now, as of
+     * `generation`: the process-wide default generator can be reconfigured
+     * by another thread, and every run reports the generation it came from.
+     */
+    adopt(generation) {
+      this.generation = generation;
+      const handle = this.h;
+      this.layout = call(() => handle.layout());
+      this.unit = this.layout.unitMs - margin;
+      this.buffered = call(() => handle.clockKind()) === 'monotonic';
+      this.cap = this.buffered ? Math.min(MAX_ID_RUN, 2 ** this.layout.sequenceBits) : 1;
+      if (this.buf.length < this.cap) this.buf = new BigUint64Array(this.cap);
+      this.run = Math.min(this.run ?? MIN_RUN, this.cap);
       this.decode = snowflakeDecoder(this.layout);
+    }
+
+    /** After a claim: the lease covers it, and a reconfiguration is seen before any of its IDs is handed out. */
+    claimed() {
+      if (this.lease !== null) this.lease.check(timing[1]);
+      if (timing[2] !== this.generation) this.adopt(timing[2]);
     }
 
     next() {
@@ -378,8 +399,9 @@ export function createApi(backend, host = {}) {
       if (this.lease !== null) this.follow();
       const start = (this.start = now());
       const n = call(() => this.h.fill(this.buf, this.run, timing));
-      if (this.lease !== null) this.lease.check(call(() => this.h.highWaterMs()));
-      this.deadline = this.buffered ? start + timing[0] + this.unit : -Infinity;
+      const fresh = timing[0];
+      this.claimed();
+      this.deadline = this.buffered ? start + fresh + this.unit : -Infinity;
       this.len = n;
       this.pos = 1;
       return this.buf[0];
@@ -398,8 +420,8 @@ export function createApi(backend, host = {}) {
       if (have < count) {
         this.len = 0;
         if (this.lease !== null) this.follow();
-        call(() => this.h.fillAll(have ? out.subarray(have) : out));
-        if (this.lease !== null) this.lease.check(call(() => this.h.highWaterMs()));
+        call(() => this.h.fillAll(have ? out.subarray(have) : out, timing));
+        this.claimed();
       }
       return out;
     }
@@ -549,7 +571,7 @@ export function createApi(backend, host = {}) {
   const DECODE_OPTIONS = ['kind', 'preset', 'layout'];
 
   function decoderFor(o) {
-    if (o.layout !== undefined) return snowflakeDecoder(call(() => backend.layoutOf(toSpec({ layout: o.layout }).spec)));
+    if (o.layout !== undefined) return snowflakeDecoder(toSpec({ layout: o.layout }).layout);
     if (o.preset !== undefined) return presetDecoder(oneOf('preset', o.preset, presets));
     return def ? def.decode : presetDecoder(presets[0]);
   }

@@ -38,25 +38,31 @@ export interface SnowflakeSpec {
 }
 
 /**
- * A Snowflake generator. `fill` is the hot path: ONE call claims a run of
- * consecutive IDs in one tick (core `claim(max)`) and writes it into `out`.
+ * A Snowflake generator. `fill` is the hot path: ONE call per run claims
+ * consecutive IDs in one tick (core `claim_into`), writes them into `out`
+ * and reports in `timing` everything api.js needs before handing them out,
+ * so a refill crosses the boundary once:
+ * - timing[0]: how many ms after the call began the clock still read the
+ *   claimed tick or an earlier one (0 is always a correct answer); api.js
+ *   hands the run out only until `start + timing[0] + unitMs`, so no ID is
+ *   more than one tick old;
+ * - timing[1]: the generator's high-water mark (Unix ms of the last tick
+ *   minted in), which a worker-ID lease must cover;
+ * - timing[2]: the generation of the generator: how many times the
+ *   process-wide default generator was installed or replaced (any thread's
+ *   configure()), 0 for a generator of its own. When it changes, api.js
+ *   reads `layout()` and `clockKind()` again before handing out the run.
  */
 export interface SnowflakeHandle {
-  /**
-   * Writes 1 to `max` (<= out.length, <= 2^sequenceBits) IDs of one tick into
-   * out[0..count] and returns count. Writes into timing[0] how many ms after
-   * the call began the clock still read the claimed tick or an earlier one
-   * (0 is always a correct answer): api.js hands the IDs out only until
-   * `start + timing[0] + unitMs`, so no ID is more than one tick old.
-   */
+  /** Writes 1 to `max` (<= out.length) IDs of one tick into out[0..count] and returns count (fewer when the tick has fewer left). */
   fill(out: BigUint64Array, max: number, timing: Float64Array): number;
-  /** Fills all of `out` with increasing IDs, over as many ticks as needed. */
-  fillAll(out: BigUint64Array): void;
+  /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[1] and timing[2] as in `fill` (timing[0] is 0). */
+  fillAll(out: BigUint64Array, timing: Float64Array): void;
   layout(): LayoutInfo;
   workerId(): number;
   /** Which clock it reads; api.js buffers IDs only for 'monotonic'. */
   clockKind(): 'monotonic' | 'system' | 'test';
-  /** Start (Unix ms) of the last tick minted in, or null before the first ID. */
+  /** Start (Unix ms) of the last tick minted in, or null before the first ID (a lease's renewals read it). */
   highWaterMs(): number | null;
 }
 

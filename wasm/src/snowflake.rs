@@ -1,12 +1,12 @@
 //! Snowflake generators, the default generator and test clocks: the
 //! handles of backend.d.ts.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{BigUint64Array, Float64Array, Object};
 use snowmint::IdText;
-use snowmint::clock::{Clock, ClockChoice, Instant, ManualClock, fresh_ms};
+use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{
     AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset,
 };
@@ -126,42 +126,47 @@ fn generator(spec: &[f64], clock: Option<TestClock>) -> Result<Generator, JsValu
 #[wasm_bindgen]
 pub struct SnowflakeHandle {
     slot: Rc<RefCell<Generator>>,
+    /// Whether this is the default slot, whose generation runs report.
+    default: bool,
+}
+
+/// Writes what a run reports into `timing` (see backend.d.ts).
+fn report(timing: &Float64Array, fresh_ms: f64, high_water_ms: Option<u64>, default: bool) {
+    timing.set_index(0, fresh_ms);
+    timing.set_index(1, high_water_ms.map_or(f64::NAN, |ms| ms as f64));
+    let generation = if default { GENERATION.get() } else { 0 };
+    timing.set_index(2, generation.into());
 }
 
 #[wasm_bindgen]
 impl SnowflakeHandle {
-    /// One claim (at most one tick) into `out`; see backend.d.ts.
+    /// One claim (at most one tick, at most `max` IDs) into `out`; see backend.d.ts.
     pub fn fill(
         &self,
         out: &BigUint64Array,
         max: u32,
         timing: &Float64Array,
     ) -> Result<u32, JsValue> {
-        let start = Instant::now();
-        let g = self.slot.borrow();
-        let claim = g.claim(max.min(out.length()).into()).map_err(core_error)?;
-        let ids: Vec<u64> = claim.ids().collect();
-        out.subarray(0, claim.count as u32).copy_from(&ids);
-        let layout = g.layout();
-        let tick = layout.decode(claim.first).map_err(core_error)?.tick;
-        timing.set_index(
-            0,
-            fresh_ms(start, g.clock(), |now| {
-                layout.tick_of(now).is_ok_and(|n| n <= tick)
-            }),
-        );
-        Ok(claim.count as u32)
+        let mut ids = vec![0; max.min(out.length()) as usize];
+        let run = self
+            .slot
+            .borrow()
+            .claim_into(&mut ids)
+            .map_err(core_error)?;
+        let count = run.count as u32;
+        out.subarray(0, count).copy_from(&ids[..count as usize]);
+        report(timing, run.fresh_ms, Some(run.high_water_ms), self.default);
+        Ok(count)
     }
 
-    /// Fills all of `out` with increasing IDs.
+    /// Fills all of `out` with increasing IDs; `timing` as in `fill`.
     #[wasm_bindgen(js_name = fillAll)]
-    pub fn fill_all(&self, out: &BigUint64Array) -> Result<(), JsValue> {
+    pub fn fill_all(&self, out: &BigUint64Array, timing: &Float64Array) -> Result<(), JsValue> {
         let mut ids = vec![0; out.length() as usize];
-        self.slot
-            .borrow()
-            .next_batch(&mut ids)
-            .map_err(core_error)?;
+        let g = self.slot.borrow();
+        g.next_batch(&mut ids).map_err(core_error)?;
         out.copy_from(&ids);
+        report(timing, 0.0, g.high_water_ms(), self.default);
         Ok(())
     }
 
@@ -193,12 +198,17 @@ impl SnowflakeHandle {
 #[wasm_bindgen(js_name = snowflakeNew)]
 pub fn snowflake_new(spec: &[f64], clock: Option<TestClock>) -> Result<SnowflakeHandle, JsValue> {
     let slot = Rc::new(RefCell::new(generator(spec, clock)?));
-    Ok(SnowflakeHandle { slot })
+    Ok(SnowflakeHandle {
+        slot,
+        default: false,
+    })
 }
 
 thread_local! {
     /// The default generator of this instance, once installed.
     static DEFAULT: RefCell<Option<Rc<RefCell<Generator>>>> = const { RefCell::new(None) };
+    /// How many times it was installed or replaced (see the Node binding's).
+    static GENERATION: Cell<u32> = const { Cell::new(0) };
 }
 
 /// `defaultInit(spec, clock)`: installs the default generator unless one
@@ -210,6 +220,7 @@ pub fn default_init(spec: &[f64], clock: Option<TestClock>) -> Result<bool, JsVa
     }
     let slot = Rc::new(RefCell::new(generator(spec, clock)?));
     DEFAULT.set(Some(slot));
+    GENERATION.set(GENERATION.get() + 1);
     Ok(true)
 }
 
@@ -228,13 +239,19 @@ pub fn default_configure(spec: &[f64], clock: Option<TestClock>) -> Result<(), J
         }
         None => *slot = Some(Rc::new(RefCell::new(next))),
     });
+    GENERATION.set(GENERATION.get() + 1);
     Ok(())
 }
 
 /// `defaultHandle()`: the default generator, or null before it is installed.
 #[wasm_bindgen(js_name = defaultHandle)]
 pub fn default_handle() -> Option<SnowflakeHandle> {
-    DEFAULT.with_borrow(|slot| slot.clone().map(|slot| SnowflakeHandle { slot }))
+    DEFAULT.with_borrow(|slot| {
+        slot.clone().map(|slot| SnowflakeHandle {
+            slot,
+            default: true,
+        })
+    })
 }
 
 /// `TestClock`: the core's `ManualClock`, shared with the generators that
