@@ -2,4 +2,10 @@
 import { ttlLeaseSuite } from './harness.js';
 import { startEtcd } from './servers.js';
 
-ttlLeaseSuite({ name: 'etcd', start: startEtcd, stores: ['etcd'], total: 2_000_000 });
+ttlLeaseSuite({
+  name: 'etcd',
+  start: startEtcd,
+  stores: ['etcd'],
+  total: 2_000_000,
+  dataLoss: { 'a restart with its data directory wiped': (s) => s.restartEmpty() },
+});

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -83,29 +83,159 @@ export function assertUnique(arrays) {
 
 const max = (a) => a.reduce((m, v) => (v > m ? v : m), 0n);
 
+/** Resolves with `promise`, or fails the test after `ms`. */
+async function within(promise, ms, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Waits until `ok()` holds, polling; fails the test after `ms`. */
+async function until(ok, ms, what) {
+  const end = performance.now() + ms;
+  while (!ok()) {
+    if (performance.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await sleep(20);
+  }
+}
+
 /**
  * The fault cases of a lease with a TTL, against a real server:
  * `start()` starts it (with stop/start/close/url), `stores` are the client
  * kinds to use (alternating between processes), `total` IDs for the
- * concurrency case.
+ * concurrency case, `dataLoss` the ways this store can lose its data
+ * (name -> async (server) => void), the first of which is also used
+ * in-process.
  */
-export function ttlLeaseSuite({ name, start, stores, total }) {
+export function ttlLeaseSuite({ name, start, stores, total, dataLoss }) {
   let server;
+  // A fresh store makes the first claims on a prefix wait one TTL (tested on
+  // its own below); the other cases start on an established store: one claim
+  // per prefix, all at once, one TTL before them.
+  const established = ['concurrent', 'kill', 'outage', 'clock', 'full', 'lost'];
   test.before(async () => {
     server = await start();
+    await withClient(stores[0], (c) => Promise.all(established.map(async (prefix) => (await c.lease({ ...timing, prefix })).release())));
   });
   test.after(async () => {
     await server?.close();
   });
   const timing = { ttlMs: 3000, renewMs: 1000, marginMs: 600 };
-  const withClient = async (store, fn) => {
+  async function withClient(store, fn) {
     const c = await open(store, server.url);
     try {
       return await fn(c);
     } finally {
       c.close();
     }
-  };
+  }
+
+  test(`${name}: a fresh store: the first claims wait one TTL (it may have lost its data), later ones only for recorded bounds`, async (t) => {
+    await withClient(stores[0], async (c) => {
+      const opts = { ...timing, prefix: 'fresh' };
+      const claim = async (o = opts) => {
+        const at = performance.now();
+        const lease = await c.lease(o);
+        return { lease, at, waited: performance.now() - at };
+      };
+      // A second claim half way through the first TTL waits for what is left of it.
+      const pending = claim();
+      await sleep(timing.ttlMs / 2);
+      const second = await claim();
+      const first = await pending;
+      t.diagnostic(`first claim on a fresh store waited ${Math.round(first.waited)} ms (ttlMs ${timing.ttlMs}); one ${timing.ttlMs / 2} ms later waited ${Math.round(second.waited)} ms`);
+      assert.ok(first.waited >= timing.ttlMs - 50, `the first claim on a fresh store waited only ${first.waited} ms`);
+      assert.ok(first.waited < timing.ttlMs + 2000, `the first claim waited ${first.waited} ms`);
+      assert.ok(second.waited >= timing.ttlMs / 2 - 300, `a claim in the first TTL waited only ${second.waited} ms`);
+      assert.ok(second.waited < timing.ttlMs / 2 + 1500, `a claim in the first TTL waited ${second.waited} ms`);
+      // After that TTL: a worker ID never used, and one released with its bound, are handed out at once.
+      const third = await claim();
+      assert.ok(third.waited < 1000, `a claim after the first TTL waited ${third.waited} ms`);
+      assert.notEqual(third.lease.workerId, first.lease.workerId);
+      const id = first.lease.workerId;
+      await first.lease.release();
+      const again = await claim({ ...opts, workerIds: { min: id, max: id } });
+      t.diagnostic(`later claims waited ${Math.round(third.waited)} ms (new worker ID) and ${Math.round(again.waited)} ms (released one)`);
+      assert.ok(again.waited < 1000, `re-claiming a released worker ID waited ${again.waited} ms`);
+      for (const l of [second.lease, third.lease, again.lease]) await l.release();
+    });
+  });
+
+  const [firstLoss, loseFirst] = Object.entries(dataLoss)[0];
+  test(`${name}: a lease whose key is gone (${firstLoss}) stops minting when its renewal finds out, not at its bound; its re-acquisition waits one TTL`, async (t) => {
+    await withClient(stores[0], async (c) => {
+      const lease = await c.lease({ ...timing, prefix: 'lost' });
+      const sf = new Snowflake({ lease });
+      const before = [sf.next()];
+      const lost = once(lease, 'lost');
+      await loseFirst(server);
+      await within(lost, timing.ttlMs * 3, 'the lease did not notice that its key is gone');
+      const lostAt = performance.now();
+      assert.throws(() => sf.next(), { code: 'ERR_LEASE_EXPIRED' }, 'a lease marked lost still minted');
+      await within(once(lease, 'acquired'), timing.ttlMs + 10_000, 'the lease was not re-acquired');
+      const waited = performance.now() - lostAt;
+      t.diagnostic(`re-acquired ${Math.round(waited)} ms after the loss was noticed`);
+      assert.ok(waited >= timing.ttlMs - 100, `re-acquired ${waited} ms after the loss, within the TTL`);
+      const after = [sf.next(), sf.next()];
+      assertUnique([BigUint64Array.from(before), BigUint64Array.from(after)]);
+      assert.ok(decode(after[0]).timestamp > lease.resumeAfterMs);
+      await lease.release();
+    });
+  });
+
+  for (const [how, loseData] of Object.entries(dataLoss)) {
+    test(`${name}: ${how} under a minting holder: the next holder of its worker ID waits one TTL, 0 duplicates`, async (t) => {
+      const dir = tempDir('loss');
+      const lease = { ...timing, renewMs: 1500, prefix: `loss-${how.replace(/\W+/g, '-')}`, workerIds: { min: 3, max: 3 } };
+      const msgs = { a: [], b: [] };
+      const spawnOne = (who, cfg) => {
+        const child = spawnMinter({ url: server.url, lease, untilStop: true, out: join(dir, `${who}.bin`), ...cfg });
+        child.on('message', (m) => msgs[who].push({ ...m, at: Date.now() }));
+        return { child, exited: once(child, 'exit') };
+      };
+      const has = (who, type, since = 0) => msgs[who].find((m) => m.type === type && m.at >= since);
+      const a = spawnOne('a', { store: stores[0] });
+      const b = spawnOne('b', { store: stores[stores.length - 1], claimOnGo: true, claimForMs: timing.ttlMs + 5000 });
+      try {
+        await until(() => has('a', 'acquired') && has('b', 'ready'), 30_000, 'the minters did not start');
+        await sleep(lease.renewMs * 1.5); // a has renewed at least once
+        const lostAt = Date.now();
+        await loseData(server);
+        b.child.send('go');
+        // The next holder: b, or a if it claimed its worker ID again first.
+        const next = () => msgs.b.find((m) => m.type === 'acquired') ?? msgs.a.find((m) => m.type === 'acquired' && m.at > lostAt);
+        await until(next, timing.ttlMs + 15_000, 'no one holds the worker ID again');
+        await sleep(1500); // both mint (or try to)
+        for (const { child } of [a, b]) if (child.exitCode === null) child.send('stop');
+        const [[codeA], [codeB]] = await within(Promise.all([a.exited, b.exited]), 20_000, 'the minters did not stop');
+        assert.equal(codeA, 0);
+        assert.equal(codeB, 0);
+        const ids = ['a', 'b'].map((who) => {
+          const f = join(dir, `${who}.bin`);
+          const buf = existsSync(f) ? readFileSync(f) : Buffer.alloc(0);
+          return new BigUint64Array(buf.buffer, buf.byteOffset, buf.byteLength / 8);
+        });
+        const n = next();
+        const who = msgs.b.includes(n) ? 'another process' : 'the old holder';
+        const waited = n.heldAt - Math.max(lostAt, n.claimedAt ?? 0);
+        t.diagnostic(`${how}: ${who} held worker ID ${n.workerId} ${n.heldAt - lostAt} ms after the loss (claimed ${n.claimedAt ? n.claimedAt - lostAt : '?'} ms after it, waited ${waited} ms); ids: old holder ${ids[0].length}, other ${ids[1].length}; lease errors: ${JSON.stringify(has('a', 'done')?.errors)}`);
+        assert.equal(n.workerId, 3);
+        assert.ok(ids[0].length > 0, 'the old holder minted nothing');
+        if (who === 'another process') assert.ok(ids[1].length > 0, 'the next holder minted nothing');
+        assertUnique(ids);
+        assert.ok(n.heldAt - lostAt >= timing.ttlMs - 100, `the next holder minted ${n.heldAt - lostAt} ms after the data loss, within the TTL`);
+      } finally {
+        for (const { child } of [a, b]) child.kill('SIGKILL');
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
 
   test(`${name}: 8 processes minting concurrently (${total / 1e6}M IDs): 0 duplicates, distinct worker IDs`, async () => {
     const runs = await mintInProcesses(8, total / 8, (i) => ({ store: stores[i % stores.length], url: server.url, lease: { prefix: 'concurrent' } }));

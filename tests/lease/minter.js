@@ -2,7 +2,10 @@
 // generator, for the multi-process lease tests. Config (JSON) in argv[2]:
 //   store: 'ioredis' | 'node-redis' | 'etcd' | 'local', url, lease options,
 //   count: mint this many IDs into the file `out`, then release and exit;
-//   or forever: mint until killed, reporting the largest ID over IPC.
+//   or forever: mint until killed, reporting the largest ID over IPC;
+//   or untilStop: mint (through lease errors) until the message 'stop', then
+//   write every ID to `out`, release and exit; with claimOnGo it claims only
+//   on the message 'go', retrying for up to claimForMs while it is refused.
 // It yields to the event loop between chunks, as a server does between
 // requests, so that renewals run.
 import { once } from 'node:events';
@@ -13,9 +16,61 @@ import { open } from './clients.js';
 
 const cfg = JSON.parse(process.argv[2]);
 const store = await open(cfg.store, cfg.url);
-const lease = await store.lease(cfg.lease);
+if (cfg.claimOnGo) {
+  process.send({ type: 'ready' });
+  await once(process, 'message');
+}
+
+/** Claims, retrying while refused (another holder) or the store is not back yet, for up to claimForMs. */
+async function claim() {
+  const end = Date.now() + (cfg.claimForMs ?? 0);
+  for (;;) {
+    const claimedAt = Date.now();
+    try {
+      return { lease: await store.lease(cfg.lease), claimedAt };
+    } catch (e) {
+      if (Date.now() > end) throw e;
+      await sleep(20);
+    }
+  }
+}
+
+const claimed = await claim().catch((e) => {
+  if (!cfg.claimOnGo) throw e;
+  process.send({ type: 'refused', code: e.code, message: e.message });
+  process.exit(0);
+});
+const { lease, claimedAt } = claimed;
 configure({ lease });
-process.send?.({ type: 'acquired', workerId: lease.workerId, resumeAfterMs: lease.resumeAfterMs });
+const acquired = () => ({ type: 'acquired', workerId: lease.workerId, resumeAfterMs: lease.resumeAfterMs, epoch: lease.epoch, claimedAt, heldAt: Date.now() });
+process.send?.(acquired());
+
+if (cfg.untilStop) {
+  lease.on('acquired', () => process.send({ ...acquired(), claimedAt: null }));
+  let stop = false;
+  process.once('message', () => (stop = true));
+  const chunks = [];
+  const errors = {};
+  while (!stop) {
+    const chunk = new BigUint64Array(1000);
+    let i = 0;
+    try {
+      for (; i < chunk.length; i++) chunk[i] = nextId();
+      await sleep(1);
+    } catch (e) {
+      if (e.name !== 'LeaseError') throw e;
+      await sleep(20);
+      errors[e.code] = (errors[e.code] ?? 0) + 1;
+    } finally {
+      chunks.push(chunk.subarray(0, i)); // the IDs handed out before an error count too
+    }
+  }
+  writeFileSync(cfg.out, Buffer.concat(chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength))));
+  process.send({ type: 'done', errors });
+  await lease.release();
+  store.close();
+  process.exit(0);
+}
 
 if (cfg.forever) {
   for (;;) {

@@ -2,4 +2,10 @@
 import { ttlLeaseSuite } from './harness.js';
 import { startRedis } from './servers.js';
 
-ttlLeaseSuite({ name: 'redis', start: startRedis, stores: ['ioredis', 'node-redis'], total: 10_000_000 });
+ttlLeaseSuite({
+  name: 'redis',
+  start: startRedis,
+  stores: ['ioredis', 'node-redis'],
+  total: 10_000_000,
+  dataLoss: { FLUSHALL: (s) => s.flushAll(), 'a restart without its data': (s) => s.restartEmpty() },
+});

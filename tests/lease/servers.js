@@ -3,7 +3,7 @@
 // Debian's redis-server and etcd-server (scripts/setup.d/50-lease.sh).
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,13 +34,13 @@ async function until(what, ok, ms = 20_000) {
 }
 
 /** Sends one inline command and resolves with the first reply line. */
-function redisPing(port) {
+function redisInline(port, command) {
   return new Promise((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => s.write('PING\r\n'));
+    const s = connect(port, '127.0.0.1', () => s.write(`${command}\r\n`));
     s.setTimeout(1000, () => s.destroy(new Error('timeout')));
     s.once('data', (d) => {
       s.end();
-      resolve(d.toString().startsWith('+PONG'));
+      resolve(d.toString().split('\r\n')[0]);
     });
     s.once('error', reject);
   });
@@ -86,12 +86,24 @@ export async function startRedis() {
   const server = new Server(
     'redis-server',
     ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'no'],
-    () => redisPing(port),
+    async () => (await redisInline(port, 'PING')) === '+PONG',
   );
   await server.start();
   return Object.assign(server, {
     port,
     url: `redis://127.0.0.1:${port}`,
+    /** Every key gone at once, as an operator's FLUSHALL does it. */
+    async flushAll() {
+      const reply = await redisInline(port, 'FLUSHALL');
+      if (reply !== '+OK') throw new Error(`FLUSHALL answered ${reply}`);
+    },
+    /** A restart that comes back empty (no persistence, or a lost disk): the AOF is deleted while it is down. */
+    async restartEmpty() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir);
+      await server.start();
+    },
     async close() {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
@@ -115,6 +127,12 @@ export async function startEtcd() {
   return Object.assign(server, {
     port,
     url: client,
+    /** A restart with its data directory wiped: a member rebuilt from nothing. */
+    async restartEmpty() {
+      await server.stop();
+      rmSync(join(dir, 'data'), { recursive: true, force: true });
+      await server.start();
+    },
     async close() {
       await server.stop();
       rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,13 @@
 // (createRevision == 0); renewal is a keep-alive of that lease plus a
 // transaction that records the bound only while the key still holds our
 // token. High-water bounds are plain keys without a lease.
+//
+// An etcd rebuilt from nothing (a wiped data directory, a new cluster
+// restored from an old snapshot without the recent keys... whatever lost
+// the keys) loses the bounds with them; as in redis.js, the first claim
+// creates a marker `prefix/data` and a key `prefix/young` under an etcd
+// lease of one TTL, and a claim that finds no bound for its worker ID waits
+// out what is left of `young`.
 
 import { ConfigError } from '../errors.js';
 import { acquireLease, clockOf, idRange, ttlOptions } from './lease.js';
@@ -26,6 +33,32 @@ export function etcdLease(client, options = {}) {
   const timing = ttlOptions(options);
   const workerKey = (id) => `${prefix}/worker/${id}`;
   const boundKey = (id) => `${prefix}/hwm/${id}`;
+  const [markerKey, youngKey] = [`${prefix}/data`, `${prefix}/young`];
+  const ttlSeconds = Math.ceil(timing.ttlMs / 1000);
+  /**
+   * Ms left of the first TTL of the store's data: creates the marker (and
+   * `young`, with that TTL) if there is none. Asked after the claim, so a
+   * loss before it shows (a loss after it takes our key and fails the renewal).
+   */
+  const youngMs = async () => {
+    if ((await client.get(markerKey).string()) === null) {
+      const young = client.lease(ttlSeconds, { autoKeepAlive: false });
+      young.on('lost', () => {});
+      const youngId = await young.grant();
+      const made = await client
+        .if(markerKey, 'Create', '==', 0)
+        .then(client.put(markerKey).value(String(timing.ttlMs)), client.put(youngKey).value('1').lease(youngId))
+        .commit();
+      if (made.succeeded) return timing.ttlMs;
+      await young.revoke().catch(() => {}); // another claimant made them first
+    }
+    const kv = (await client.get(youngKey).exec()).kvs[0];
+    if (!kv) return 0;
+    // etcd counts whole seconds, truncated: the lease ends within TTL + 1 s.
+    const r = await client.leaseClient.leaseTimeToLive({ ID: kv.lease });
+    const left = Number(r.TTL);
+    return left < 0 ? 0 : Math.min(Number(r.grantedTTL), left + 1) * 1000;
+  };
   /** The etcd lease behind the current claim (a new one per claim). */
   let granted = null;
   const revoke = () => {
@@ -57,7 +90,8 @@ export function etcdLease(client, options = {}) {
         if (created.succeeded) {
           granted = lease;
           const bound = await client.get(boundKey(id)).string();
-          return { workerId: id, bound: Number(bound ?? 0) };
+          const waitMs = await youngMs();
+          return { workerId: id, bound: Number(bound ?? 0), waitMs: bound === null ? waitMs : 0 };
         }
       }
       await lease.revoke().catch(() => {});

@@ -14,6 +14,18 @@
 // its own clock has passed it. TTLs only decide how soon a dead holder's
 // worker ID becomes free again.
 //
+// Except when the store loses its data (a Redis FLUSHALL, a restart without
+// persistence, an etcd rebuilt from nothing): the bound is gone, and the
+// holder mints on until its next renewal finds its key gone. A store with a
+// TTL therefore reports, with each claim, how long its data may still hide
+// such a holder (`waitMs`): for a worker ID without a recorded bound, what is
+// left of the first TTL after the store's data began (see redis.js,
+// etcd.js). The claimant starts only after `now + waitMs`, and stays
+// 'pending' (renewing, but failing every check) until then. Every holder
+// that minted before the loss renewed before it, so its IDs lie below that
+// renewal + ttlMs - marginMs, and the claimant's above the loss + ttlMs:
+// apart by marginMs, which is how far the two hosts' clocks may disagree.
+//
 // api.js calls `check(tickMs)` after every claim from the generator, with the
 // generator's last minted tick, and hands out the claimed IDs only if it
 // returns (a buffered run is therefore never handed out beyond the bound,
@@ -28,8 +40,10 @@ import { ConfigError, LeaseError } from '../errors.js';
  * @property {string} kind            'local' | 'redis' | 'etcd'
  * @property {string} where           names the place, for messages (a directory, a key prefix)
  * @property {boolean} sync           true: claim/extend are synchronous and can never lose the lease (local)
- * @property {(ids: number[], token: string, nowMs: number) => ({workerId: number, bound: number} | null) | Promise<...>} claim
- *   claims the first of `ids` that is free (in that order), atomically; null if none is
+ * @property {(ids: number[], token: string, nowMs: number) => ({workerId: number, bound: number, waitMs?: number} | null) | Promise<...>} claim
+ *   claims the first of `ids` that is free (in that order), atomically; null if none is.
+ *   `waitMs` (stores with a TTL): start no earlier than this long after the claim, because
+ *   the store has no bound for the ID and its data is younger than one TTL
  * @property {(ids: number[]) => Map<number, number> | Promise<Map<number, number>>} bounds
  *   the recorded high-water bound of each of `ids` (absent: none recorded)
  * @property {(workerId: number, token: string, bound: number) => boolean | Promise<boolean>} extend
@@ -157,7 +171,10 @@ export class Lease extends EventEmitter {
   get epoch() {
     return this.#epoch;
   }
-  /** 'held', 'lost' (re-acquiring), or 'released'. */
+  /**
+   * 'held'; 'pending' (claimed, renewed, but its start, `resumeAfterMs`, lies
+   * ahead: no check passes yet); 'lost' (re-acquiring); or 'released'.
+   */
   get state() {
     return this.#state;
   }
@@ -175,7 +192,7 @@ export class Lease extends EventEmitter {
    * the claimed IDs are dropped. Synchronous stores extend the bound here.
    */
   check(tickMs) {
-    if (tickMs < this.#covered) return;
+    if (this.#state === 'held' && tickMs < this.#covered) return;
     if (this.#state === 'released') {
       throw new LeaseError('ERR_LEASE_RELEASED', `the lease on worker ID ${this.#workerId} was released: configure a new lease (or a workerId) to mint again`);
     }
@@ -196,7 +213,14 @@ export class Lease extends EventEmitter {
   }
 
   #expired() {
-    const since = this.#renewedAt ? `${Math.round(this.#clock() - this.#renewedAt)} ms ago` : 'never';
+    const now = this.#clock();
+    if (this.#state === 'pending') {
+      return new LeaseError(
+        'ERR_LEASE_EXPIRED',
+        `worker ID ${this.#workerId} (${this.#store.kind} lease at ${this.#store.where}) is claimed but starts only after ${this.#resumeAfterMs} (in ${Math.ceil(this.#resumeAfterMs - now)} ms): its high-water bound lies ahead, or the store has none and its data is younger than one TTL, so an earlier holder may still be minting on it. Minting resumes by itself.`,
+      );
+    }
+    const since = this.#renewedAt ? `${Math.round(now - this.#renewedAt)} ms ago` : 'never';
     const why = this.#lastError ? `; last error: ${this.#lastError.message}` : '';
     const state = this.#state === 'lost' ? 'lost (another holder may have it now)' : 'not renewed in time';
     return new LeaseError(
@@ -236,15 +260,22 @@ export class Lease extends EventEmitter {
   #took(got) {
     if (got === null) throw this.#unavailable();
     this.#workerId = got.workerId;
-    this.#resumeAfterMs = got.bound;
     this.#covered = -Infinity;
     if (this.#store.sync) {
+      this.#resumeAfterMs = got.bound;
       this.#record(Math.max(got.bound, this.#clock()) + this.#reserveMs);
       return this.#held();
     }
+    // The claim's time plus waitMs: read after the store answered, so never early.
+    this.#resumeAfterMs = Math.max(got.bound, got.waitMs > 0 ? Math.ceil(this.#clock() + got.waitMs) : 0);
+    this.#state = 'pending';
     return this.#renew().then((ok) => {
-      if (!ok) throw this.#lastError ?? this.#unavailable();
-      return this.#held();
+      if (!ok) {
+        this.#state = 'lost'; // the loop (if running) claims again
+        throw this.#lastError ?? this.#unavailable();
+      }
+      this.#promote();
+      return this;
     });
   }
 
@@ -255,16 +286,31 @@ export class Lease extends EventEmitter {
     return this;
   }
 
+  /** A pending lease becomes held once its clock has passed its start. */
+  #promote() {
+    if (this.#state === 'pending' && this.#clock() > this.#resumeAfterMs) this.#held();
+  }
+
+  /** The store says the worker ID is no longer ours: no check passes from now on. */
+  #lose() {
+    this.#state = 'lost';
+    this.#covered = -Infinity;
+    this.#lastError = new LeaseError('ERR_LEASE_LOST', `worker ID ${this.#workerId} is no longer held by this lease (expired in the store, or the store lost its data)`);
+    this.emit('lost', this.#lastError);
+  }
+
   /** One compare-and-extend: records the new fence as the bound, then covers up to it. */
   async #renew() {
     const { ttlMs, marginMs } = this.#timing;
     const sentAt = this.#clock();
-    // Never lower the bound: IDs up to the old one may already be out.
-    const bound = Math.max(this.#covered, sentAt + ttlMs - marginMs);
+    // Never lower the bound: IDs up to the old one may already be out. A
+    // pending lease records its start too, so a successor (should it die
+    // before starting) starts after it and need not wait for the store's age.
+    const bound = Math.max(this.#covered, this.#resumeAfterMs, sentAt + ttlMs - marginMs);
     try {
       const ok = await deadline(Promise.resolve(this.#store.extend(this.#workerId, this.#token, bound)), ttlMs - marginMs, 'lease renewal');
       if (!ok) return false;
-      if (this.#state === 'released') return true;
+      if (this.#state !== 'held' && this.#state !== 'pending') return true;
       this.#covered = bound;
       this.#renewedAt = sentAt;
       this.#lastError = null;
@@ -276,39 +322,58 @@ export class Lease extends EventEmitter {
     }
   }
 
-  /** Keeps the lease: renews every renewMs, and re-acquires when it was lost. */
+  /**
+   * Keeps the lease: renews every renewMs, re-acquires when it was lost, and
+   * turns a pending lease into a held one as soon as its start has passed.
+   */
   start() {
     if (this.#store.sync || this.#timer) return this;
+    const active = () => this.#state === 'held' || this.#state === 'pending';
+    let renewedAt = this.#clock();
     const loop = async () => {
       if (this.#state === 'released') return;
-      if (this.#state === 'held') {
+      if (active() && (this.#state === 'held' || this.#clock() - renewedAt >= this.#timing.renewMs)) {
+        renewedAt = this.#clock();
         const ok = await this.#renew();
-        if (ok === false && this.#state === 'held') {
-          this.#state = 'lost';
-          this.#lastError = new LeaseError('ERR_LEASE_LOST', `worker ID ${this.#workerId} is no longer held by this lease (expired in the store)`);
-          this.emit('lost', this.#lastError);
-        }
+        if (ok === false && active()) this.#lose();
       }
       if (this.#state === 'lost') {
         try {
           await this.acquire();
+          renewedAt = this.#clock();
         } catch (e) {
           this.#lastError = e;
         }
       }
-      if (this.#state !== 'released') this.#timer = setTimeout(loop, this.#timing.renewMs).unref();
+      this.#promote();
+      if (this.#state === 'released') return;
+      // A pending lease wakes up at its start, not a renewal period later.
+      const delay = this.#state === 'pending' ? Math.min(this.#timing.renewMs, Math.max(1, this.#resumeAfterMs - this.#clock() + 1)) : this.#timing.renewMs;
+      this.#timer = setTimeout(loop, delay).unref();
     };
     this.#timer = setTimeout(loop, this.#timing.renewMs).unref();
     return this;
   }
 
   /**
-   * Waits until the lease's clock has passed the bound this worker ID was
-   * claimed with, so a generator built now mints at once instead of waiting
-   * (the core enforces the bound either way).
+   * Resolves once the lease is held: a pending claim waits (renewing) until
+   * its start has passed, so a generator built now mints at once. Rejects
+   * (and releases the lease) if the worker ID is lost before that.
    */
-  async untilPastBound() {
-    for (let wait; (wait = this.#resumeAfterMs - this.#clock() + 1) > 0; ) await sleep(Math.min(wait, 1000));
+  async untilHeld() {
+    let lost = false;
+    const onLost = () => (lost = true);
+    this.once('lost', onLost);
+    while (this.#state === 'pending' && !lost) {
+      await sleep(Math.max(1, Math.min(this.#resumeAfterMs - this.#clock() + 1, 1000)));
+      this.#promote();
+    }
+    this.off('lost', onLost);
+    if (lost || this.#state !== 'held') {
+      const e = this.#lastError ?? new LeaseError('ERR_LEASE_RELEASED', `the lease on worker ID ${this.#workerId} was released before it started`);
+      await this.release();
+      throw e;
+    }
     return this;
   }
 
@@ -318,12 +383,15 @@ export class Lease extends EventEmitter {
    */
   release() {
     if (this.#state === 'released') return this.#store.sync ? undefined : Promise.resolve();
-    const held = this.#state === 'held' || this.#state === 'lost';
+    const held = this.#state !== 'new';
     this.#state = 'released';
     clearTimeout(this.#timer);
     this.#covered = -Infinity;
     if (!held) return this.#store.sync ? undefined : Promise.resolve();
-    const hwm = this.#highWaterMs?.() ?? null;
+    // Nothing minted on it (no generator bound, or none minted since the
+    // last claim): nothing lies above the start this claim was given, which
+    // is at least the bound it found, so that is the exact mark.
+    const hwm = this.#highWaterMs?.() ?? this.#resumeAfterMs;
     const done = this.#store.release(this.#workerId, this.#token, hwm);
     return this.#store.sync ? done : Promise.resolve(done);
   }
@@ -333,6 +401,6 @@ export class Lease extends EventEmitter {
 export async function acquireLease(store, o) {
   const lease = new Lease(store, o);
   await lease.acquire();
-  await lease.untilPastBound();
-  return lease.start();
+  lease.start();
+  return lease.untilHeld();
 }

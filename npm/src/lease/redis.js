@@ -4,17 +4,33 @@
 // write are atomic. The high-water bounds live in one hash without a TTL,
 // written only by the token's holder in the same script that checks it.
 // Keys share the hash tag `{prefix}`, so the scripts also run on a cluster.
+//
+// Data loss (FLUSHALL, a restart without persistence, a failover to an empty
+// replica) takes the bounds with it. So the first claim on a prefix creates a
+// marker `{prefix}:data` (no TTL) and a key `{prefix}:young` that expires one
+// TTL later: a claim that finds no bound for its worker ID waits out what is
+// left of `young` (lease.js explains why that suffices). Nothing in a store
+// survives a flush, so a fresh store cannot be told from a flushed one: its
+// first claims wait one TTL too. Once `young` has expired, a store whose
+// marker is still there has not lost its data since, and claims wait only for
+// recorded bounds.
 
 import { ConfigError } from '../errors.js';
 import { acquireLease, clockOf, idRange, ttlOptions } from './lease.js';
 import { addon } from '../addon.js';
 
-// KEYS[1] = bounds hash, KEYS[2..] = worker keys in claim order;
-// ARGV[1] = token, ARGV[2] = ttl ms, ARGV[3..] = the worker IDs in the same order.
+// KEYS[1] = bounds hash, KEYS[2] = data marker, KEYS[3] = young, KEYS[4..] = worker keys
+// in claim order; ARGV[1] = token, ARGV[2] = ttl ms, ARGV[3..] = the worker IDs in the same order.
+// Returns {worker ID, bound, ms to wait}.
 const CLAIM = `
-for i = 2, #KEYS do
+if redis.call('SET', KEYS[2], ARGV[2], 'NX') then
+  redis.call('SET', KEYS[3], '1', 'PX', ARGV[2])
+end
+for i = 4, #KEYS do
   if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then
-    return {ARGV[i + 1], redis.call('HGET', KEYS[1], ARGV[i + 1]) or '0'}
+    local bound = redis.call('HGET', KEYS[1], ARGV[i - 1])
+    if bound then return {ARGV[i - 1], bound, 0} end
+    return {ARGV[i - 1], '0', math.max(redis.call('PTTL', KEYS[3]), 0)}
   end
 end
 return false`;
@@ -63,6 +79,7 @@ export function redisLease(client, options = {}) {
   const prefix = options.prefix ?? 'snowmint';
   const timing = ttlOptions(options);
   const hash = `{${prefix}}:hwm`;
+  const marker = [`{${prefix}}:data`, `{${prefix}}:young`];
   const key = (id) => `{${prefix}}:worker:${id}`;
   const store = {
     kind: 'redis',
@@ -75,8 +92,8 @@ export function redisLease(client, options = {}) {
       return bounds;
     },
     async claim(ids, token) {
-      const got = await evaluate(CLAIM, [hash, ...ids.map(key)], [token, timing.ttlMs, ...ids]);
-      return got ? { workerId: Number(got[0]), bound: Number(got[1]) } : null;
+      const got = await evaluate(CLAIM, [hash, ...marker, ...ids.map(key)], [token, timing.ttlMs, ...ids]);
+      return got ? { workerId: Number(got[0]), bound: Number(got[1]), waitMs: Number(got[2]) } : null;
     },
     async extend(id, token, bound) {
       return Number(await evaluate(EXTEND, [key(id), hash], [token, timing.ttlMs, id, bound])) === 1;
