@@ -195,6 +195,27 @@ export function fromHuman(text: string): bigint | string;
 
 /** The preset names, default first. */
 export const presets: readonly Preset[];
+/** The names and defaults the core defines (one source for every binding, the CLI and the inspector). */
+export interface Constants {
+  readonly presets: readonly Preset[];
+  readonly orders: readonly ('worker-sequence' | 'sequence-worker')[];
+  readonly clocks: readonly ('monotonic' | 'system' | 'test')[];
+  readonly onBackwards: readonly ('wait' | 'keep' | 'fail')[];
+  readonly onExhausted: readonly ('wait' | 'borrow')[];
+  /** What `decode`'s `kind` option takes. */
+  readonly kinds: readonly IdKind[];
+  /** The text kinds minted in batches, with their widths in characters. */
+  readonly textKinds: Readonly<Record<'ulid' | 'uuidv7' | 'uuidv4' | 'uuidv1' | 'uuidv6' | 'ksuid' | 'objectid', number>>;
+  /** Default of `maxBackwardsMs`. */
+  readonly maxBackwardsMs: number;
+  /** Default of `maxBorrowTicks`. */
+  readonly maxBorrowTicks: number;
+  /** Run sizes of the per-thread buffering: smallest, largest Snowflake run, largest text batch. */
+  readonly minRun: number;
+  readonly maxIdRun: number;
+  readonly maxTextRun: number;
+}
+export const constants: Constants;
 /** 'native' or 'wasm'. */
 export const backendName: string;
 

@@ -227,12 +227,26 @@ impl<M> ClockChoice<M> {
     pub const NAMES: [&'static str; 3] = ["monotonic", "system", "test"];
 
     /// The clock named `name`; `"test"` needs the `manual` clock.
-    pub fn from_name(name: &str, manual: Option<M>) -> Option<ClockChoice<M>> {
-        match (name, manual) {
-            ("monotonic", _) => Some(ClockChoice::Monotonic),
-            ("system", _) => Some(ClockChoice::System),
-            ("test", Some(m)) => Some(ClockChoice::Manual(m)),
-            _ => None,
+    pub fn from_name(name: &str, manual: Option<M>) -> Result<ClockChoice<M>, crate::Error> {
+        let i = Self::NAMES.iter().position(|n| *n == name);
+        Self::from_index(i.map_or(f64::NAN, |i| i as f64), manual)
+    }
+
+    /// The clock at a binding's `index` into [`ClockChoice::NAMES`].
+    pub fn from_index(index: f64, manual: Option<M>) -> Result<ClockChoice<M>, crate::Error> {
+        let unknown = crate::Error::UnknownName {
+            what: "clock",
+            allowed: &Self::NAMES,
+        };
+        match (
+            crate::error::by_index("clock", &Self::NAMES, &[0, 1, 2], index)?,
+            manual,
+        ) {
+            (0, _) => Ok(ClockChoice::Monotonic),
+            (1, _) => Ok(ClockChoice::System),
+            (_, Some(m)) => Ok(ClockChoice::Manual(m)),
+            // "test" without a test clock.
+            (_, None) => Err(unknown),
         }
     }
 

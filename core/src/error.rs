@@ -39,29 +39,28 @@ impl Kind {
 
     /// The lowercase name used by the bindings (`'ulid'`, `'uuid'`, ...).
     pub const fn name(self) -> &'static str {
-        match self {
-            Kind::Snowflake => "snowflake",
-            Kind::Ulid => "ulid",
-            Kind::Uuid => "uuid",
-            Kind::Ksuid => "ksuid",
-            Kind::ObjectId => "objectid",
-            Kind::TypeId => "typeid",
-            Kind::Human => "human",
-        }
+        Kind::NAMES[self as usize]
     }
 
+    /// The names [`Kind::from_name`] takes (besides the aliases).
+    pub const NAMES: [&'static str; 7] = [
+        "snowflake",
+        "ulid",
+        "uuid",
+        "ksuid",
+        "objectid",
+        "typeid",
+        "human",
+    ];
+
     /// Parses a name as given by [`Kind::name`] (also accepts `object_id`/`objectId`).
-    pub fn from_name(name: &str) -> Option<Kind> {
-        Some(match name {
-            "snowflake" => Kind::Snowflake,
-            "ulid" => Kind::Ulid,
-            "uuid" => Kind::Uuid,
-            "ksuid" => Kind::Ksuid,
-            "objectid" | "objectId" | "object_id" => Kind::ObjectId,
-            "typeid" | "typeId" | "type_id" => Kind::TypeId,
-            "human" => Kind::Human,
-            _ => return None,
-        })
+    pub fn from_name(name: &str) -> Result<Kind, Error> {
+        let name = match name {
+            "objectId" | "object_id" => "objectid",
+            "typeId" | "type_id" => "typeid",
+            name => name,
+        };
+        by_name("kind", &Kind::NAMES, &Kind::ALL, name)
     }
 }
 
@@ -202,6 +201,15 @@ pub enum Error {
     ClockWouldWait { now_ms: u64, until_ms: u64 },
     /// A batch request asked for nothing or for more than allowed.
     InvalidCount { count: u64, max: u64 },
+    /// A name (or a binding's index for one) that is not among those allowed.
+    UnknownName {
+        /// What was named, e.g. `"preset"`.
+        what: &'static str,
+        /// The names allowed.
+        allowed: &'static [&'static str],
+    },
+    /// The human-friendly form exists for Snowflakes and 128-bit IDs only.
+    NoHumanForm { kind: Kind },
     /// A text or byte input was not a valid ID.
     Parse(ParseError),
 }
@@ -218,6 +226,8 @@ impl Error {
             Error::ClockMovedBackwards { .. } => "ERR_CLOCK_BACKWARDS",
             Error::ClockWouldWait { .. } => "ERR_CLOCK_WOULD_WAIT",
             Error::InvalidCount { .. } => "ERR_INVALID_COUNT",
+            Error::UnknownName { .. } => "ERR_INVALID_OPTION",
+            Error::NoHumanForm { .. } => "ERR_INVALID_ARG_VALUE",
             Error::Parse(_) => "ERR_PARSE",
         }
     }
@@ -295,9 +305,53 @@ impl fmt::Display for Error {
                 f,
                 &["invalid count ", &n(count), ": expected 1 to ", &n(max)],
             ),
+            Error::UnknownName { what, allowed } => {
+                put(f, &["unknown ", what, ": expected one of "])?;
+                for (i, name) in allowed.iter().enumerate() {
+                    put(f, &[if i == 0 { "'" } else { ", '" }, name, "'"])?;
+                }
+                Ok(())
+            }
+            Error::NoHumanForm { kind } => put(
+                f,
+                &[
+                    "the human form is defined for Snowflakes and 128-bit IDs (ULID, UUID, TypeID), not for a ",
+                    kind.name(),
+                ],
+            ),
             Error::Parse(ref e) => fmt::Display::fmt(e, f),
         }
     }
+}
+
+/// The item of `all` named `name` (`names[i]` names `all[i]`), or the
+/// typed error that lists what is allowed.
+pub(crate) fn by_name<T: Copy>(
+    what: &'static str,
+    names: &'static [&'static str],
+    all: &[T],
+    name: &str,
+) -> Result<T, Error> {
+    let i = names.iter().position(|n| *n == name);
+    by_index(what, names, all, i.map_or(f64::NAN, |i| i as f64))
+}
+
+/// The item at `index` of `all` (a binding's index encoding of a name),
+/// or the typed error that lists what is allowed: an index that is not a
+/// whole number in range never silently becomes another item.
+pub(crate) fn by_index<T: Copy>(
+    what: &'static str,
+    names: &'static [&'static str],
+    all: &[T],
+    index: f64,
+) -> Result<T, Error> {
+    let ok = index >= 0.0 && index.fract() == 0.0;
+    ok.then(|| all.get(index as usize).copied())
+        .flatten()
+        .ok_or(Error::UnknownName {
+            what,
+            allowed: names,
+        })
 }
 
 /// Writes a message piece by piece. Messages are assembled from `&str`s

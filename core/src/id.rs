@@ -1,6 +1,6 @@
 //! [`Id`]: any ID this crate knows, recognized from its text.
 
-use crate::error::{Kind, ParseError};
+use crate::error::{Error, Kind, ParseError};
 use crate::ksuid::Ksuid;
 use crate::objectid::ObjectId;
 use crate::snowflake;
@@ -27,6 +27,20 @@ pub enum Id {
 }
 
 impl Id {
+    /// The human-friendly form ([`base32::to_human`](crate::base32::to_human)):
+    /// 13 digits for a Snowflake, 26 for a ULID, UUID or TypeID (its UUID);
+    /// `groups` keeps only the last groups. Other kinds have none.
+    pub fn to_human(&self, groups: Option<usize>) -> Result<IdText<32>, Error> {
+        let (value, digits) = match *self {
+            Id::Snowflake(v) => (v.into(), 13),
+            Id::Ulid(u) => (u.0, 26),
+            Id::Uuid(u) => (u.0, 26),
+            Id::TypeId(t) => (t.uuid().0, 26),
+            Id::Ksuid(_) | Id::ObjectId(_) => return Err(Error::NoHumanForm { kind: self.kind() }),
+        };
+        Ok(crate::base32::to_human(value, digits, groups))
+    }
+
     /// The kind.
     pub fn kind(&self) -> Kind {
         match self {

@@ -58,6 +58,8 @@ pub use id::Id;
 pub use text::IdText;
 
 #[cfg(feature = "std")]
+pub mod binding;
+#[cfg(feature = "std")]
 mod per_thread;
 #[cfg(feature = "std")]
 pub mod random;

@@ -121,18 +121,25 @@ pub enum TextKind {
 }
 
 impl TextKind {
-    /// The kind named `name`, if any.
-    pub fn from_name(name: &str) -> Option<TextKind> {
-        Some(match name {
-            "ulid" => TextKind::Ulid,
-            "uuidv7" => TextKind::UuidV7,
-            "uuidv4" => TextKind::UuidV4,
-            "uuidv1" => TextKind::UuidV1,
-            "uuidv6" => TextKind::UuidV6,
-            "ksuid" => TextKind::Ksuid,
-            "objectid" => TextKind::ObjectId,
-            _ => return None,
-        })
+    /// Every kind, in the order of [`TextKind::NAMES`].
+    pub const ALL: [TextKind; 7] = [
+        TextKind::Ulid,
+        TextKind::UuidV7,
+        TextKind::UuidV4,
+        TextKind::UuidV1,
+        TextKind::UuidV6,
+        TextKind::Ksuid,
+        TextKind::ObjectId,
+    ];
+
+    /// The bindings' names of the kinds.
+    pub const NAMES: [&'static str; 7] = [
+        "ulid", "uuidv7", "uuidv4", "uuidv1", "uuidv6", "ksuid", "objectid",
+    ];
+
+    /// The kind named `name`.
+    pub fn from_name(name: &str) -> Result<TextKind, Error> {
+        crate::error::by_name("kind", &TextKind::NAMES, &TextKind::ALL, name)
     }
 
     /// Characters per ID.
@@ -201,6 +208,18 @@ pub fn mint_texts(kind: TextKind, count: usize, out: &mut String) -> Result<Opti
     // Every encoder writes ASCII.
     out.push_str(core::str::from_utf8(&text).unwrap_or_default());
     Ok(first_ms)
+}
+
+/// [`mint_texts`] for a binding that buffers the texts: returns how many ms
+/// after the call began the clock still read the first ID's millisecond (0
+/// for kinds without time, and always a safe answer), so the batch is handed
+/// out only until `start + that + 1 ms`.
+pub fn mint_texts_fresh(kind: TextKind, count: usize, out: &mut String) -> Result<f64, Error> {
+    let start = crate::clock::Instant::now();
+    let first_ms = mint_texts(kind, count, out)?;
+    Ok(first_ms.map_or(0.0, |ms| {
+        crate::clock::fresh_ms(start, &MonotonicClock, |now| now <= ms)
+    }))
 }
 
 /// A random UUIDv4.
@@ -282,6 +301,6 @@ mod tests {
                 assert_eq!(first_ms, None);
             }
         }
-        assert_eq!(TextKind::from_name("snowflake"), None);
+        assert!(TextKind::from_name("snowflake").is_err());
     }
 }

@@ -406,7 +406,7 @@ fn human_vectors() {
 }
 
 fn kind_of(v: &Value) -> Option<Kind> {
-    opt_str(v, "kind").map(|k| Kind::from_name(k).unwrap_or_else(|| panic!("kind {k}")))
+    opt_str(v, "kind").map(|k| Kind::from_name(k).unwrap_or_else(|e| panic!("kind {k}: {e}")))
 }
 
 /// The vector's name for an error, and the position of a character error.

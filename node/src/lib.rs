@@ -11,11 +11,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, RwLock};
 
 use napi::Either;
-use napi::bindgen_prelude::{BigInt, BigUint64ArraySlice, Float64ArraySlice};
+use napi::bindgen_prelude::{BigInt, BigUint64ArraySlice, Float64ArraySlice, Null};
 use napi_derive::napi;
-use snowmint::clock::{Clock, ClockChoice, Instant, ManualClock, MonotonicClock, fresh_ms};
+use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{
-    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset,
+    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Spec,
 };
 use snowmint::{Error as CoreError, Id, Kind, TextKind};
 
@@ -28,10 +28,6 @@ type Result<T> = napi::Result<T, &'static str>;
 fn core_err(e: impl Into<CoreError>) -> napi::Error<&'static str> {
     let e = e.into();
     napi::Error::new(e.code(), e.to_string())
-}
-
-fn option_err(what: &str, value: &str) -> napi::Error<&'static str> {
-    napi::Error::new("ERR_INVALID_OPTION", format!("unknown {what} '{value}'"))
 }
 
 /// A generator's clock; a test clock is shared with its JS TestClock.
@@ -77,12 +73,11 @@ pub struct LayoutInfo {
     pub unit_ms: u32,
     pub epoch: f64,
     pub order: String,
-    pub split: Option<WorkerSplit>,
+    pub split: Either<WorkerSplit, Null>,
 }
 
-fn layout_of_spec(spec: &SnowflakeSpec) -> Result<Layout> {
-    let preset =
-        Preset::from_name(&spec.preset).ok_or_else(|| option_err("preset", &spec.preset))?;
+/// The core's `Spec` of a JS spec (names looked up by the core).
+fn spec_of(spec: &SnowflakeSpec) -> std::result::Result<Spec, CoreError> {
     let custom = match &spec.layout {
         Some(l) => Some(CustomLayout {
             // api.js bounds every width to 0..=63, so `as u8` keeps the value.
@@ -90,12 +85,33 @@ fn layout_of_spec(spec: &SnowflakeSpec) -> Result<Layout> {
             worker_bits: l.worker_bits as u8,
             sequence_bits: l.sequence_bits as u8,
             unit_ms: l.unit_ms,
-            order: FieldOrder::from_name(&l.order)
-                .ok_or_else(|| option_err("layout order", &l.order))?,
+            order: FieldOrder::from_name(&l.order)?,
         }),
         None => None,
     };
-    Layout::resolve(preset, custom, spec.epoch.map(|ms| ms as u64)).map_err(core_err)
+    Ok(Spec {
+        worker_id: spec.worker_id as u64,
+        preset: Preset::from_name(&spec.preset)?,
+        custom,
+        epoch_ms: spec.epoch.map(|ms| ms as u64),
+        on_backwards: OnBackwards::from_name(&spec.on_backwards, spec.max_backwards_ms as u64)?,
+        on_exhausted: OnExhausted::from_name(&spec.on_exhausted, spec.max_borrow_ticks)?,
+        resume_after_ms: spec.resume_after_ms.map(|ms| ms as u64),
+    })
+}
+
+/// The generator a JS spec describes.
+fn build(spec: &SnowflakeSpec, clock: Option<&TestClock>) -> Result<Generator> {
+    let clock = clock_of(spec, clock).map_err(core_err)?;
+    spec_of(spec).and_then(|s| s.build(clock)).map_err(core_err)
+}
+
+/// The generator's clock of a JS spec.
+fn clock_of(
+    spec: &SnowflakeSpec,
+    clock: Option<&TestClock>,
+) -> std::result::Result<ClockChoice<Arc<ManualClock>>, CoreError> {
+    ClockChoice::from_name(&spec.clock, clock.map(|c| c.inner.clone()))
 }
 
 fn layout_info(l: &Layout) -> LayoutInfo {
@@ -106,30 +122,15 @@ fn layout_info(l: &Layout) -> LayoutInfo {
         unit_ms: l.unit_ms(),
         epoch: l.epoch_ms() as f64,
         order: l.order().name().into(),
-        split: l.split().map(|s| WorkerSplit {
-            high: s.high.into(),
-            low: s.low.into(),
-            low_bits: s.low_bits.into(),
-        }),
+        split: match l.split() {
+            Some(s) => Either::A(WorkerSplit {
+                high: s.high.into(),
+                low: s.low.into(),
+                low_bits: s.low_bits.into(),
+            }),
+            None => Either::B(Null),
+        },
     }
-}
-
-fn build(spec: &SnowflakeSpec, clock: Option<&TestClock>) -> Result<Generator> {
-    let layout = layout_of_spec(spec)?;
-    let clock = ClockChoice::from_name(&spec.clock, clock.map(|c| c.inner.clone()))
-        .ok_or_else(|| option_err("clock", &spec.clock))?;
-    let on_backwards = OnBackwards::from_name(&spec.on_backwards, spec.max_backwards_ms as u64)
-        .ok_or_else(|| option_err("onBackwards policy", &spec.on_backwards))?;
-    let on_exhausted = OnExhausted::from_name(&spec.on_exhausted, spec.max_borrow_ticks)
-        .ok_or_else(|| option_err("onExhausted policy", &spec.on_exhausted))?;
-    let generator = AtomicSnowflake::new(layout, spec.worker_id as u64, clock)
-        .map_err(core_err)?
-        .on_backwards(on_backwards)
-        .on_exhausted(on_exhausted);
-    Ok(match spec.resume_after_ms {
-        Some(ms) => generator.resume_after(ms as u64),
-        None => generator,
-    })
 }
 
 /// The process-wide default generator: one per process, not per JS thread.
@@ -269,13 +270,14 @@ pub fn test_clock_new(ms: f64) -> TestClock {
 }
 
 #[napi]
-pub fn presets() -> Vec<&'static str> {
-    Preset::ALL.iter().map(|p| p.name()).collect()
+pub fn constants() -> String {
+    snowmint::binding::constants_json()
 }
 
 #[napi(catch_unwind)]
 pub fn layout_of(spec: SnowflakeSpec) -> Result<LayoutInfo> {
-    Ok(layout_info(&layout_of_spec(&spec)?))
+    let layout = spec_of(&spec).and_then(|s| s.layout());
+    Ok(layout_info(&layout.map_err(core_err)?))
 }
 
 #[napi(catch_unwind)]
@@ -300,13 +302,12 @@ pub fn default_init(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Result<bo
 /// Replaces the default generator; the new one mints after the old one's last tick.
 #[napi(catch_unwind)]
 pub fn default_configure(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Result<()> {
-    let next = build(&spec, clock)?;
+    let (spec, clock) = (
+        spec_of(&spec).map_err(core_err)?,
+        clock_of(&spec, clock).map_err(core_err)?,
+    );
     let mut slot = DEFAULT.write().unwrap_or_else(|e| e.into_inner());
-    let next = match slot.as_ref().and_then(Generator::high_water_ms) {
-        Some(ms) => next.resume_after(ms),
-        None => next,
-    };
-    *slot = Some(next);
+    *slot = Some(spec.build_after(clock, slot.as_ref()).map_err(core_err)?);
     GENERATION.fetch_add(1, Ordering::Release);
     Ok(())
 }
@@ -320,14 +321,14 @@ pub fn default_handle() -> Option<SnowflakeHandle> {
 /// `count` new IDs' texts concatenated (each kind has a fixed width).
 #[napi(catch_unwind)]
 pub fn mint_text(kind: String, count: u32, mut timing: Float64ArraySlice<'_>) -> Result<String> {
-    let start = Instant::now();
     // SAFETY: as in `SnowflakeHandle::fill`.
     let timing = unsafe { timing.as_mut() };
-    let kind = TextKind::from_name(&kind).ok_or_else(|| option_err("kind", &kind))?;
     let mut out = String::new();
-    let first_ms = snowmint::mint_texts(kind, count as usize, &mut out).map_err(core_err)?;
+    let fresh = TextKind::from_name(&kind)
+        .and_then(|kind| snowmint::mint_texts_fresh(kind, count as usize, &mut out))
+        .map_err(core_err)?;
     if let Some(t) = timing.first_mut() {
-        *t = first_ms.map_or(0.0, |ms| fresh_ms(start, &MonotonicClock, |now| now <= ms));
+        *t = fresh;
     }
     Ok(out)
 }
@@ -361,8 +362,9 @@ fn parse(text: &str, kind: Option<Kind>) -> Result<Id> {
 }
 
 fn kind_arg(kind: Option<String>) -> Result<Option<Kind>> {
-    kind.map(|k| Kind::from_name(&k).ok_or_else(|| option_err("kind", &k)))
+    kind.map(|k| Kind::from_name(&k))
         .transpose()
+        .map_err(core_err)
 }
 
 #[napi(catch_unwind)]
@@ -398,23 +400,11 @@ pub fn uuid_to_ulid(text: String) -> Result<String> {
 
 #[napi(catch_unwind)]
 pub fn to_human(text: String, groups: Option<u32>) -> Result<String> {
-    let (value, digits) = match parse(&text, None)? {
-        Id::Snowflake(v) => (v.into(), 13),
-        Id::Ulid(u) => (u.0, 26),
-        Id::Uuid(u) => (u.0, 26),
-        Id::TypeId(t) => (t.uuid().0, 26),
-        other => {
-            return Err(napi::Error::new(
-                "ERR_INVALID_ARG_VALUE",
-                format!(
-                    "the human form is defined for Snowflakes and 128-bit IDs (ULID, UUID, TypeID), not for a {}",
-                    other.kind()
-                ),
-            ));
-        }
-    };
     let groups = groups.map(|g| g as usize);
-    Ok(snowmint::base32::to_human(value, digits, groups).to_string())
+    Ok(parse(&text, None)?
+        .to_human(groups)
+        .map_err(core_err)?
+        .to_string())
 }
 
 #[napi(catch_unwind)]

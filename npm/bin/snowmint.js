@@ -3,7 +3,8 @@
 import { parseArgs } from 'node:util';
 import * as snowmint from '../src/node.js';
 
-const KINDS = ['snowflake', 'ulid', 'uuidv7', 'uuidv4', 'uuidv1', 'uuidv6', 'ksuid', 'objectid', 'typeid'];
+// What the CLI mints: Snowflakes, the core's text kinds, TypeIDs.
+const KINDS = ['snowflake', ...Object.keys(snowmint.constants.textKinds), 'typeid'];
 const HELP = `snowmint: mint and decode unique, time-ordered IDs
 
 Usage:

@@ -16,11 +16,6 @@
 
 import { ArgumentError, SnowmintError, fromBackend, makeError } from './errors.js';
 
-const MIN_RUN = 16;
-/** Largest Snowflake run (one Twitter tick). */
-const MAX_ID_RUN = 4096;
-/** Largest text batch: a kept string slice keeps its batch's text alive, so stay small. */
-const MAX_TEXT_RUN = 256;
 const MAX_BATCH = 1 << 24;
 const U63 = (1n << 63n) - 1n;
 /**
@@ -53,8 +48,11 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const LO = LITTLE_ENDIAN ? 0 : 1;
 const HI = 1 - LO;
 
-const ID_KINDS = ['snowflake', 'ulid', 'uuid', 'ksuid', 'objectid', 'typeid'];
-const DECODE_KINDS = [...ID_KINDS, 'human'];
+
+function deepFreeze(o) {
+  for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) deepFreeze(v);
+  return Object.freeze(o);
+}
 
 /** `typeof` as words for messages: null and undefined as such, arrays and class instances named, "a"/"an" as English has it. */
 function describe(v) {
@@ -146,7 +144,9 @@ function call(fn) {
  * when that clock steps back past the run's start).
  */
 export function createApi(backend, host = {}) {
-  const presets = backend.presets();
+  /** The names and defaults the core defines (core/src/binding.rs), read once. */
+  const C = deepFreeze(JSON.parse(backend.constants()));
+  const { presets, minRun: MIN_RUN, maxIdRun: MAX_ID_RUN, maxTextRun: MAX_TEXT_RUN } = C;
   const margin = host.clockMarginMs ?? 0;
   /** What a run reports (backend.d.ts): [fresh ms, high-water ms, generation]. */
   const timing = new Float64Array(3);
@@ -182,7 +182,6 @@ export function createApi(backend, host = {}) {
 
   const SNOWFLAKE_OPTIONS = ['workerId', 'lease', 'preset', 'layout', 'epoch', 'clock', 'onBackwards', 'maxBackwardsMs', 'onExhausted', 'maxBorrowTicks'];
   const LAYOUT_OPTIONS = ['timeBits', 'workerBits', 'sequenceBits', 'unitMs', 'epoch', 'order'];
-  const ORDERS = ['worker-sequence', 'sequence-worker'];
 
   /** A worker-ID lease (snowmint/lease): what api.js needs of one, see npm/src/lease/lease.js. */
   function isLease(v) {
@@ -209,17 +208,17 @@ export function createApi(backend, host = {}) {
         workerBits: bits('workerBits'),
         sequenceBits: bits('sequenceBits'),
         unitMs: uintOption('layout.unitMs', l.unitMs, 1, 'ERR_INVALID_LAYOUT', 0xffffffff),
-        order: l.order === undefined ? ORDERS[0] : oneOf('layout.order', l.order, ORDERS, 'ERR_INVALID_LAYOUT'),
+        order: l.order === undefined ? C.orders[0] : oneOf('layout.order', l.order, C.orders, 'ERR_INVALID_LAYOUT'),
       };
       if (epoch === undefined) epoch = l.epoch === undefined ? 0 : msOption('layout.epoch', l.epoch, 'ERR_INVALID_LAYOUT');
     }
-    let clock = 'monotonic';
+    let clock = C.clocks[0];
     let clockHandle;
     if (o.clock instanceof TestClock) {
       clock = 'test';
       clockHandle = o.clock[TEST_CLOCK];
     } else if (o.clock !== undefined) {
-      clock = oneOf('clock', o.clock, ['monotonic', 'system']);
+      clock = oneOf('clock', o.clock, C.clocks.slice(0, 2)); // 'test' takes a TestClock
     }
     const spec = {
       workerId: 0,
@@ -227,10 +226,10 @@ export function createApi(backend, host = {}) {
       layout,
       epoch,
       clock,
-      onBackwards: o.onBackwards === undefined ? 'wait' : oneOf('onBackwards', o.onBackwards, ['wait', 'keep', 'fail']),
-      maxBackwardsMs: uintOption('maxBackwardsMs', o.maxBackwardsMs, 1000, 'ERR_INVALID_OPTION'),
-      onExhausted: o.onExhausted === undefined ? 'wait' : oneOf('onExhausted', o.onExhausted, ['wait', 'borrow']),
-      maxBorrowTicks: uintOption('maxBorrowTicks', o.maxBorrowTicks, 16, 'ERR_INVALID_OPTION', 0xffffffff),
+      onBackwards: o.onBackwards === undefined ? C.onBackwards[0] : oneOf('onBackwards', o.onBackwards, C.onBackwards),
+      maxBackwardsMs: uintOption('maxBackwardsMs', o.maxBackwardsMs, C.maxBackwardsMs, 'ERR_INVALID_OPTION'),
+      onExhausted: o.onExhausted === undefined ? C.onExhausted[0] : oneOf('onExhausted', o.onExhausted, C.onExhausted),
+      maxBorrowTicks: uintOption('maxBorrowTicks', o.maxBorrowTicks, C.maxBorrowTicks, 'ERR_INVALID_OPTION', 0xffffffff),
     };
     // Validated and described by the core, once.
     const info = call(() => backend.layoutOf(spec));
@@ -364,7 +363,7 @@ export function createApi(backend, host = {}) {
       const handle = this.h;
       this.layout = call(() => handle.layout());
       this.unit = this.layout.unitMs - margin;
-      this.buffered = call(() => handle.clockKind()) === 'monotonic';
+      this.buffered = call(() => handle.clockKind()) === C.clocks[0];
       this.cap = this.buffered ? Math.min(MAX_ID_RUN, 2 ** this.layout.sequenceBits) : 1;
       if (this.buf.length < this.cap) this.buf = new BigUint64Array(this.cap);
       this.run = Math.min(this.run ?? MIN_RUN, this.cap);
@@ -541,17 +540,17 @@ export function createApi(backend, host = {}) {
   // --- strings -------------------------------------------------------------
 
   /** A minting function over its own batches; `timed` for kinds that embed the time. */
-  const source = (kind, width, timed = true) => {
-    const texts = new TextSource(kind, width, timed);
+  const source = (kind, timed = true) => {
+    const texts = new TextSource(kind, C.textKinds[kind], timed);
     return () => texts.next();
   };
-  const ulid = source('ulid', 26);
-  const uuidv7 = source('uuidv7', 36);
-  const uuidv4 = source('uuidv4', 36, false);
-  const uuidv1 = source('uuidv1', 36);
-  const uuidv6 = source('uuidv6', 36);
-  const ksuid = source('ksuid', 27);
-  const objectId = source('objectid', 24);
+  const ulid = source('ulid');
+  const uuidv7 = source('uuidv7');
+  const uuidv4 = source('uuidv4', false);
+  const uuidv1 = source('uuidv1');
+  const uuidv6 = source('uuidv6');
+  const ksuid = source('ksuid');
+  const objectId = source('objectid');
 
   function typeid(prefix) {
     return call(() => backend.typeid(stringArg('prefix', prefix)));
@@ -579,7 +578,7 @@ export function createApi(backend, host = {}) {
   /** Any ID (bigint or string) -> a record of its fields; see index.d.ts. */
   function decode(id, options) {
     const o = checkOptions('decode() options', options, DECODE_OPTIONS);
-    const kind = o.kind === undefined ? null : oneOf('kind', o.kind, DECODE_KINDS);
+    const kind = o.kind === undefined ? null : oneOf('kind', o.kind, C.kinds);
     if (typeof id === 'bigint') {
       if (kind !== null && kind !== 'snowflake') throw typeError(`an ID of kind '${kind}'`, 'a string', id);
       return decoderFor(o)(id);
@@ -685,7 +684,8 @@ export function createApi(backend, host = {}) {
     uuidVersion,
     toHuman,
     fromHuman,
-    presets: Object.freeze([...presets]),
+    presets,
+    constants: C,
     backendName: backend.name,
   };
 }

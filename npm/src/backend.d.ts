@@ -105,8 +105,8 @@ export interface RawDecoded {
 export interface Backend {
   /** Which binding this is ('native' or 'wasm'). */
   readonly name: string;
-  /** Preset names, default first. */
-  presets(): string[];
+  /** The names and defaults the core defines, as JSON (see `Constants` in index.d.ts). */
+  constants(): string;
   /** Validates and describes a layout (a preset name or a spec's layout). */
   layoutOf(spec: SnowflakeSpec): LayoutInfo;
   snowflakeNew(spec: SnowflakeSpec, clock: TestClockHandle | undefined): SnowflakeHandle;

@@ -45,5 +45,6 @@ export const {
   toHuman,
   fromHuman,
   presets,
+  constants,
   backendName,
 } = api;

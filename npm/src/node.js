@@ -91,5 +91,6 @@ export const {
   toHuman,
   fromHuman,
   presets,
+  constants,
   backendName,
 } = api;

@@ -10,12 +10,6 @@ import text, { key } from '../wasm/snowmint_bg.js';
 // fresh handle to the same clock (the caller's stays usable).
 const share = (clock) => clock && clock.share();
 
-// Indexes into these cross for names; the core lists them in the same order.
-const ORDERS = ['worker-sequence', 'sequence-worker'];
-const CLOCKS = ['monotonic', 'system', 'test'];
-const ON_BACKWARDS = ['wait', 'keep', 'fail'];
-const ON_EXHAUSTED = ['wait', 'borrow'];
-
 let backend = null;
 
 /** The backend (backend.d.ts) over a wasm instance, compiled on first use. */
@@ -24,24 +18,26 @@ export function wasmBackend() {
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) ^ key;
   wasm.initSync({ module: bytes });
-  const presets = wasm.presets().split(',');
+  // Names cross as their indexes in the core's own lists; the core refuses
+  // an index that names nothing (indexOf's -1 included).
+  const C = JSON.parse(wasm.constants());
   /** A SnowflakeSpec as the numbers wasm/src/snowflake.rs reads (`Spec`): names become indexes. */
   const specArgs = (s) => {
     const l = s.layout;
     return new Float64Array([
       s.workerId,
-      presets.indexOf(s.preset),
+      C.presets.indexOf(s.preset),
       l ? 1 : 0,
       l ? l.timeBits : 0,
       l ? l.workerBits : 0,
       l ? l.sequenceBits : 0,
       l ? l.unitMs : 0,
-      l ? ORDERS.indexOf(l.order) : 0,
+      l ? C.orders.indexOf(l.order) : 0,
       s.epoch ?? NaN,
-      CLOCKS.indexOf(s.clock),
-      ON_BACKWARDS.indexOf(s.onBackwards),
+      C.clocks.indexOf(s.clock),
+      C.onBackwards.indexOf(s.onBackwards),
       s.maxBackwardsMs,
-      ON_EXHAUSTED.indexOf(s.onExhausted),
+      C.onExhausted.indexOf(s.onExhausted),
       s.maxBorrowTicks,
       s.resumeAfterMs ?? NaN,
     ]);
@@ -49,7 +45,6 @@ export function wasmBackend() {
   backend = {
     ...wasm,
     name: 'wasm',
-    presets: () => [...presets],
     layoutOf: (spec) => wasm.layoutOf(specArgs(spec)),
     snowflakeNew: (spec, clock) => wasm.snowflakeNew(specArgs(spec), share(clock)),
     defaultInit: (spec, clock) => wasm.defaultInit(specArgs(spec), share(clock)),

@@ -4,20 +4,17 @@
 
 use js_sys::Object;
 use snowmint::Kind;
-use snowmint::base32;
 use snowmint::id::Id;
 use wasm_bindgen::prelude::*;
 
-use crate::{core_error, invalid_option, js_error, set};
+use crate::{core_error, js_error, set};
 
 /// `decodeText`: parses any ID; `kind` forces a kind (`'human'` included).
 /// Exported as `decodeId`: wasm-bindgen's glue has a `decodeText` of its own.
 #[wasm_bindgen(js_name = decodeId)]
 pub fn decode_text(text: &str, kind: Option<String>) -> Result<Object, JsValue> {
-    let kind = match kind.as_deref() {
-        None => None,
-        Some(name) => Some(Kind::from_name(name).ok_or_else(|| invalid_option("kind", name))?),
-    };
+    let kind = kind.as_deref().map(Kind::from_name).transpose();
+    let kind = kind.map_err(core_error)?;
     let id = Id::parse(text, kind).map_err(core_error)?;
     let f = id.fields();
     let text = |t: Option<&str>| t.map(JsValue::from_str);
@@ -39,24 +36,10 @@ pub fn decode_text(text: &str, kind: Option<String>) -> Result<Object, JsValue> 
 /// The human form of an ID's text (a decimal Snowflake or a 128-bit ID).
 #[wasm_bindgen(js_name = toHuman)]
 pub fn to_human(text: &str, groups: Option<u32>) -> Result<String, JsValue> {
-    let (value, digits) = match Id::parse(text, None).map_err(core_error)? {
-        Id::Snowflake(v) => (v.into(), 13),
-        Id::Ulid(u) => (u.0, 26),
-        Id::Uuid(u) => (u.0, 26),
-        Id::TypeId(t) => (t.uuid().0, 26),
-        other => {
-            return Err(js_error(
-                "ERR_INVALID_ARG_VALUE",
-                &[
-                    "the human form is defined for Snowflakes and 128-bit IDs (ULID, UUID, TypeID), not for a ",
-                    other.kind().name(),
-                ]
-                .concat(),
-            ));
-        }
-    };
     let groups = groups.map(|g| g as usize);
-    Ok(base32::to_human(value, digits, groups).as_str().to_owned())
+    let id = Id::parse(text, None).map_err(core_error)?;
+    let human = id.to_human(groups).map_err(core_error)?;
+    Ok(human.as_str().to_owned())
 }
 
 /// Reads the human form back: a Snowflake as `bigint`, a 128-bit ID as ULID text.

@@ -20,7 +20,6 @@ static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> 
     unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
 
 use js_sys::{Float64Array, Object, Reflect};
-use snowmint::clock::{Instant, MonotonicClock, fresh_ms};
 use snowmint::ulid::Ulid;
 use snowmint::uuid::Uuid;
 use snowmint::{Error, TextKind};
@@ -39,15 +38,6 @@ fn core_error(e: impl Into<Error>) -> JsValue {
     js_error(e.code(), &e.to_string())
 }
 
-/// A name api.js let through but the core does not know. Messages here are
-/// joined, not `format!`ted: see the core's error Display for why.
-fn invalid_option(what: &str, value: &str) -> JsValue {
-    js_error(
-        "ERR_INVALID_OPTION",
-        &["unknown ", what, " '", value, "'"].concat(),
-    )
-}
-
 /// Sets a property on a plain object (the objects are fresh, so it cannot fail).
 fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(obj, &JsValue::from_str(key), &value.into());
@@ -57,13 +47,18 @@ fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
 /// `timing[0]` as in `fill`, for the ULID and v7 batches api.js times.
 #[wasm_bindgen(js_name = mintText)]
 pub fn mint_text(kind: &str, count: u32, timing: &Float64Array) -> Result<String, JsValue> {
-    let start = Instant::now();
-    let kind = TextKind::from_name(kind).ok_or_else(|| invalid_option("kind", kind))?;
     let mut text = String::new();
-    let first_ms = snowmint::mint_texts(kind, count as usize, &mut text).map_err(core_error)?;
-    let fresh = first_ms.map_or(0.0, |ms| fresh_ms(start, &MonotonicClock, |now| now <= ms));
+    let fresh = TextKind::from_name(kind)
+        .and_then(|kind| snowmint::mint_texts_fresh(kind, count as usize, &mut text))
+        .map_err(core_error)?;
     timing.set_index(0, fresh);
     Ok(text)
+}
+
+/// `constants()`: the names and defaults every JS file reads (JSON).
+#[wasm_bindgen]
+pub fn constants() -> String {
+    snowmint::binding::constants_json()
 }
 
 /// One TypeID with a monotonic UUIDv7 suffix.

@@ -5,21 +5,20 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{BigUint64Array, Float64Array, Object};
-use snowmint::IdText;
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{
-    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset,
+    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Spec,
 };
 use wasm_bindgen::prelude::*;
 
-use crate::{core_error, invalid_option, js_error, set};
+use crate::{core_error, js_error, set};
 
 /// A `SnowflakeSpec` as numbers, names as indexes, in the order of
 /// `specArgs` in wasm-backend.js: 15 numbers cross in one copy, where
 /// reading an object's fields takes an import (and its glue) per field.
-type Spec = [f64; 15];
+/// Every index is looked up by the core, which refuses one out of range.
 const WORKER_ID: usize = 0;
-const PRESET: usize = 1; // index into `presets()`
+const PRESET: usize = 1; // index into Preset::ALL
 const HAS_LAYOUT: usize = 2; // 1: the next five fields are a custom layout
 const TIME_BITS: usize = 3;
 const WORKER_BITS: usize = 4;
@@ -34,29 +33,15 @@ const ON_EXHAUSTED: usize = 12; // index into OnExhausted::NAMES
 const MAX_BORROW_TICKS: usize = 13;
 const RESUME_AFTER_MS: usize = 14; // NaN: none (a lease's high-water mark)
 
+/// A generator's clock; a test clock is shared with its JS TestClock.
+type Clocks = ClockChoice<Rc<ManualClock>>;
+
+/// The core's `Spec` of the numbers.
 fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
-    args.try_into()
-        .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 15 numbers"))
-}
-
-/// The item at `index` of one of the core's lists (presets, orders, policy
-/// and clock names): api.js checks names first, so an index out of range
-/// is a bug in wasm-backend.js.
-fn at<T: Copy>(items: &[T], what: &str, index: f64) -> Result<T, JsValue> {
-    let unknown = || invalid_option(what, &IdText::<20>::decimal(index as u64));
-    items.get(index as usize).copied().ok_or_else(unknown)
-}
-
-type Generator = AtomicSnowflake<ClockChoice<Rc<ManualClock>>>;
-
-/// `presets()`: the preset names, default (Twitter) first, joined by
-/// commas (wasm-backend.js splits them): a list of strings needs glue.
-#[wasm_bindgen]
-pub fn presets() -> String {
-    Preset::ALL.map(Preset::name).join(",")
-}
-
-fn layout_from(s: &Spec) -> Result<Layout, JsValue> {
+    let s: &[f64; 15] = args
+        .try_into()
+        .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 15 numbers"))?;
+    let ms = |v: f64| (!v.is_nan()).then_some(v as u64);
     let custom = if s[HAS_LAYOUT] == 1.0 {
         Some(CustomLayout {
             // api.js bounds every width to 0..=63, so `as u8` keeps the value.
@@ -64,20 +49,31 @@ fn layout_from(s: &Spec) -> Result<Layout, JsValue> {
             worker_bits: s[WORKER_BITS] as u8,
             sequence_bits: s[SEQUENCE_BITS] as u8,
             unit_ms: s[UNIT_MS] as u32,
-            order: at(&FieldOrder::ALL, "layout order", s[ORDER])?,
+            order: FieldOrder::from_index(s[ORDER]).map_err(core_error)?,
         })
     } else {
         None
     };
-    let preset = at(&Preset::ALL, "preset", s[PRESET])?;
-    let epoch = (!s[EPOCH].is_nan()).then_some(s[EPOCH] as u64);
-    Layout::resolve(preset, custom, epoch).map_err(core_error)
+    Ok(Spec {
+        worker_id: s[WORKER_ID] as u64,
+        preset: Preset::from_index(s[PRESET]).map_err(core_error)?,
+        custom,
+        epoch_ms: ms(s[EPOCH]),
+        on_backwards: OnBackwards::from_index(s[ON_BACKWARDS], s[MAX_BACKWARDS_MS] as u64)
+            .map_err(core_error)?,
+        on_exhausted: OnExhausted::from_index(s[ON_EXHAUSTED], s[MAX_BORROW_TICKS] as u32)
+            .map_err(core_error)?,
+        resume_after_ms: ms(s[RESUME_AFTER_MS]),
+    })
 }
+
+type Generator = AtomicSnowflake<Clocks>;
 
 /// `layoutOf(spec)`: validates and describes a layout.
 #[wasm_bindgen(js_name = layoutOf)]
 pub fn layout_of(spec: &[f64]) -> Result<Object, JsValue> {
-    layout_from(&spec_of(spec)?).map(|l| layout_info(&l))
+    let layout = spec_of(spec)?.layout().map_err(core_error)?;
+    Ok(layout_info(&layout))
 }
 
 fn layout_info(l: &Layout) -> Object {
@@ -99,26 +95,18 @@ fn layout_info(l: &Layout) -> Object {
     info
 }
 
+/// The spec and the clock of a generator (`clock` for a test clock).
+fn parts(spec: &[f64], clock: Option<TestClock>) -> Result<(Spec, Clocks), JsValue> {
+    let clock = ClockChoice::from_index(
+        spec.get(CLOCK).copied().unwrap_or(f64::NAN),
+        clock.map(|c| c.clock),
+    );
+    Ok((spec_of(spec)?, clock.map_err(core_error)?))
+}
+
 fn generator(spec: &[f64], clock: Option<TestClock>) -> Result<Generator, JsValue> {
-    let s = spec_of(spec)?;
-    let layout = layout_from(&s)?;
-    let clock_name = at(&ClockChoice::<()>::NAMES, "clock", s[CLOCK])?;
-    let clock = ClockChoice::from_name(clock_name, clock.map(|c| c.clock))
-        .ok_or_else(|| invalid_option("clock", clock_name))?;
-    let name = at(&OnBackwards::NAMES, "onBackwards policy", s[ON_BACKWARDS])?;
-    let on_backwards = OnBackwards::from_name(name, s[MAX_BACKWARDS_MS] as u64)
-        .ok_or_else(|| invalid_option("onBackwards policy", name))?;
-    let name = at(&OnExhausted::NAMES, "onExhausted policy", s[ON_EXHAUSTED])?;
-    let on_exhausted = OnExhausted::from_name(name, s[MAX_BORROW_TICKS] as u32)
-        .ok_or_else(|| invalid_option("onExhausted policy", name))?;
-    let generator = AtomicSnowflake::new(layout, s[WORKER_ID] as u64, clock)
-        .map_err(core_error)?
-        .on_backwards(on_backwards)
-        .on_exhausted(on_exhausted);
-    Ok(match s[RESUME_AFTER_MS] {
-        ms if ms.is_nan() => generator,
-        ms => generator.resume_after(ms as u64),
-    })
+    let (spec, clock) = parts(spec, clock)?;
+    spec.build(clock).map_err(core_error)
 }
 
 /// A Snowflake generator: its own, or the default slot (which `configure`
@@ -228,17 +216,19 @@ pub fn default_init(spec: &[f64], clock: Option<TestClock>) -> Result<bool, JsVa
 /// new one resumes after the last tick of the old one.
 #[wasm_bindgen(js_name = defaultConfigure)]
 pub fn default_configure(spec: &[f64], clock: Option<TestClock>) -> Result<(), JsValue> {
-    let next = generator(spec, clock)?;
-    DEFAULT.with_borrow_mut(|slot| match slot {
-        Some(slot) => {
-            let mut g = slot.borrow_mut();
-            *g = match g.high_water_ms() {
-                Some(ms) => next.resume_after(ms),
-                None => next,
-            };
+    let (spec, clock) = parts(spec, clock)?;
+    DEFAULT.with_borrow_mut(|slot| {
+        let next = match slot {
+            Some(slot) => spec.build_after(clock, Some(&slot.borrow())),
+            None => spec.build(clock),
+        };
+        let next = next.map_err(core_error)?;
+        match slot {
+            Some(slot) => *slot.borrow_mut() = next,
+            None => *slot = Some(Rc::new(RefCell::new(next))),
         }
-        None => *slot = Some(Rc::new(RefCell::new(next))),
-    });
+        Ok::<(), JsValue>(())
+    })?;
     GENERATION.set(GENERATION.get() + 1);
     Ok(())
 }

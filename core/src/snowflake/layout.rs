@@ -1,0 +1,500 @@
+//! The shape of a Snowflake and the presets, taken from the primary sources.
+
+use crate::error::{Error, Kind, ParseError, by_index, by_name};
+
+/// Which field sits right after the time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldOrder {
+    /// `time | worker | sequence` (Twitter, Discord, Instagram).
+    WorkerThenSequence,
+    /// `time | sequence | worker` (Sonyflake).
+    SequenceThenWorker,
+}
+
+impl FieldOrder {
+    /// Every order, in the order of the bindings' index encoding.
+    pub const ALL: [FieldOrder; 2] = [
+        FieldOrder::WorkerThenSequence,
+        FieldOrder::SequenceThenWorker,
+    ];
+
+    /// The bindings' names, in the order of [`FieldOrder::ALL`].
+    pub const NAMES: [&'static str; 2] = ["worker-sequence", "sequence-worker"];
+
+    /// The bindings' name: `"worker-sequence"` or `"sequence-worker"`.
+    pub const fn name(self) -> &'static str {
+        FieldOrder::NAMES[self as usize]
+    }
+
+    /// Looks an order up by [`FieldOrder::name`].
+    pub fn from_name(name: &str) -> Result<FieldOrder, Error> {
+        by_name("layout order", &FieldOrder::NAMES, &FieldOrder::ALL, name)
+    }
+
+    /// The order at a binding's `index` into [`FieldOrder::ALL`].
+    pub fn from_index(index: f64) -> Result<FieldOrder, Error> {
+        by_index("layout order", &FieldOrder::NAMES, &FieldOrder::ALL, index)
+    }
+}
+
+/// Field widths of a custom layout, as the bindings take them
+/// (see [`Layout::resolve`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CustomLayout {
+    /// Width of the time field.
+    pub time_bits: u8,
+    /// Width of the worker field.
+    pub worker_bits: u8,
+    /// Width of the sequence field.
+    pub sequence_bits: u8,
+    /// Length of a tick in ms.
+    pub unit_ms: u32,
+    /// Which field follows the time.
+    pub order: FieldOrder,
+}
+
+/// How a preset divides its worker field into two named parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkerSplit {
+    /// Name of the high part (e.g. `"datacenter"`).
+    pub high: &'static str,
+    /// Name of the low part (e.g. `"worker"`).
+    pub low: &'static str,
+    /// Width of the low part; the high part takes the rest.
+    pub low_bits: u8,
+}
+
+/// The shape of a Snowflake: field widths (summing to 63; the sign bit stays
+/// 0), the length of one tick and the epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    pub(super) time_bits: u8,
+    pub(super) worker_bits: u8,
+    pub(super) sequence_bits: u8,
+    pub(super) unit_ms: u32,
+    pub(super) epoch_ms: u64,
+    pub(super) order: FieldOrder,
+    split: Option<WorkerSplit>,
+}
+
+/// The named layouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Preset {
+    /// Twitter: 41 time / 10 worker (5 datacenter + 5 worker) / 12 sequence,
+    /// 1 ms, epoch 1288834974657 (2010-11-04T01:42:54.657Z).
+    Twitter,
+    /// Discord: Twitter's widths, epoch 1420070400000 (2015-01-01); the
+    /// worker field is 5 bits internal worker + 5 bits internal process.
+    Discord,
+    /// Instagram: 41 time / 13 shard / 10 sequence, 1 ms, epoch
+    /// 1314220021721 (2011-08-24T21:07:01.721Z), the value in Instagram's
+    /// published `next_id()` function. (Its prose mentions an example epoch
+    /// of 2011-01-01, which articles often copy as the real one.)
+    Instagram,
+    /// Sonyflake: 39 bits of 10 ms units since 2014-09-01T00:00:00Z, then 8
+    /// sequence bits, then 16 machine bits (sequence *before* machine, as in
+    /// sony/sonyflake; many articles swap them).
+    Sonyflake,
+}
+
+impl Preset {
+    /// All presets, for listings and help texts.
+    pub const ALL: [Preset; 4] = [
+        Preset::Twitter,
+        Preset::Discord,
+        Preset::Instagram,
+        Preset::Sonyflake,
+    ];
+
+    /// The presets' names, in the order of [`Preset::ALL`] (the default,
+    /// Twitter, first).
+    pub const NAMES: [&'static str; 4] = ["twitter", "discord", "instagram", "sonyflake"];
+
+    /// The preset's lowercase name.
+    pub const fn name(self) -> &'static str {
+        Preset::NAMES[self as usize]
+    }
+
+    /// Looks a preset up by [`Preset::name`].
+    pub fn from_name(name: &str) -> Result<Preset, Error> {
+        by_name("preset", &Preset::NAMES, &Preset::ALL, name)
+    }
+
+    /// The preset at a binding's `index` into [`Preset::ALL`].
+    pub fn from_index(index: f64) -> Result<Preset, Error> {
+        by_index("preset", &Preset::NAMES, &Preset::ALL, index)
+    }
+
+    /// The preset's layout.
+    pub const fn layout(self) -> Layout {
+        match self {
+            Preset::Twitter => Layout::TWITTER,
+            Preset::Discord => Layout::DISCORD,
+            Preset::Instagram => Layout::INSTAGRAM,
+            Preset::Sonyflake => Layout::SONYFLAKE,
+        }
+    }
+}
+
+/// The fields of a decoded Snowflake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parts {
+    /// Ticks since the epoch.
+    pub tick: u64,
+    /// Start of the tick, in Unix milliseconds.
+    pub timestamp_ms: u64,
+    /// The whole worker (machine, shard) field.
+    pub worker_id: u64,
+    /// The sequence within the tick.
+    pub sequence: u64,
+    /// The worker field's named parts, for presets that split it:
+    /// `(high name, high value, low name, low value)`.
+    pub worker_parts: Option<(&'static str, u64, &'static str, u64)>,
+}
+
+const fn mask(bits: u8) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+impl Layout {
+    /// Twitter's layout, see [`Preset::Twitter`].
+    pub const TWITTER: Layout = Layout {
+        time_bits: 41,
+        worker_bits: 10,
+        sequence_bits: 12,
+        unit_ms: 1,
+        epoch_ms: 1_288_834_974_657,
+        order: FieldOrder::WorkerThenSequence,
+        split: Some(WorkerSplit {
+            high: "datacenter",
+            low: "worker",
+            low_bits: 5,
+        }),
+    };
+    /// Discord's layout, see [`Preset::Discord`].
+    pub const DISCORD: Layout = Layout {
+        epoch_ms: 1_420_070_400_000,
+        split: Some(WorkerSplit {
+            high: "worker",
+            low: "process",
+            low_bits: 5,
+        }),
+        ..Layout::TWITTER
+    };
+    /// Instagram's layout, see [`Preset::Instagram`].
+    pub const INSTAGRAM: Layout = Layout {
+        time_bits: 41,
+        worker_bits: 13,
+        sequence_bits: 10,
+        unit_ms: 1,
+        epoch_ms: 1_314_220_021_721,
+        order: FieldOrder::WorkerThenSequence,
+        split: None,
+    };
+    /// Sonyflake's layout, see [`Preset::Sonyflake`].
+    pub const SONYFLAKE: Layout = Layout {
+        time_bits: 39,
+        worker_bits: 16,
+        sequence_bits: 8,
+        unit_ms: 10,
+        epoch_ms: 1_409_529_600_000,
+        order: FieldOrder::SequenceThenWorker,
+        split: None,
+    };
+
+    /// A custom `time | worker | sequence` layout. The three widths must add
+    /// up to 63, time and sequence need at least one bit each, and a tick
+    /// lasts `unit_ms` >= 1 milliseconds from `epoch_ms` (Unix ms).
+    pub const fn new(
+        time_bits: u8,
+        worker_bits: u8,
+        sequence_bits: u8,
+        unit_ms: u32,
+        epoch_ms: u64,
+    ) -> Result<Layout, Error> {
+        let sum = time_bits as u32 + worker_bits as u32 + sequence_bits as u32;
+        if sum != 63 {
+            return Err(Error::InvalidLayout {
+                reason: "time, worker and sequence bits must add up to 63 (the sign bit stays 0)",
+            });
+        }
+        if time_bits == 0 {
+            return Err(Error::InvalidLayout {
+                reason: "time needs at least 1 bit",
+            });
+        }
+        if sequence_bits == 0 {
+            return Err(Error::InvalidLayout {
+                reason: "sequence needs at least 1 bit",
+            });
+        }
+        if unit_ms == 0 {
+            return Err(Error::InvalidLayout {
+                reason: "the time unit must be at least 1 ms",
+            });
+        }
+        Ok(Layout {
+            time_bits,
+            worker_bits,
+            sequence_bits,
+            unit_ms,
+            epoch_ms,
+            order: FieldOrder::WorkerThenSequence,
+            split: None,
+        })
+    }
+
+    /// The layout a binding's options describe: `custom` widths if given,
+    /// else `preset`'s layout; `epoch_ms`, if given, replaces the epoch of
+    /// either (a custom layout without one starts at the Unix epoch).
+    pub fn resolve(
+        preset: Preset,
+        custom: Option<CustomLayout>,
+        epoch_ms: Option<u64>,
+    ) -> Result<Layout, Error> {
+        let layout = match custom {
+            Some(c) => Layout::new(c.time_bits, c.worker_bits, c.sequence_bits, c.unit_ms, 0)?
+                .with_order(c.order),
+            None => preset.layout(),
+        };
+        Ok(epoch_ms.map_or(layout, |ms| layout.with_epoch(ms)))
+    }
+
+    /// The same layout with the sequence placed before the worker field.
+    pub const fn with_order(mut self, order: FieldOrder) -> Layout {
+        self.order = order;
+        self
+    }
+
+    /// The same layout with another epoch (Unix ms).
+    pub const fn with_epoch(mut self, epoch_ms: u64) -> Layout {
+        self.epoch_ms = epoch_ms;
+        self
+    }
+
+    /// Width of the time field.
+    pub const fn time_bits(&self) -> u8 {
+        self.time_bits
+    }
+    /// Width of the worker field.
+    pub const fn worker_bits(&self) -> u8 {
+        self.worker_bits
+    }
+    /// Width of the sequence field.
+    pub const fn sequence_bits(&self) -> u8 {
+        self.sequence_bits
+    }
+    /// Length of one tick in milliseconds.
+    pub const fn unit_ms(&self) -> u32 {
+        self.unit_ms
+    }
+    /// The epoch in Unix milliseconds.
+    pub const fn epoch_ms(&self) -> u64 {
+        self.epoch_ms
+    }
+    /// Field order.
+    pub const fn order(&self) -> FieldOrder {
+        self.order
+    }
+    /// Named parts of the worker field, if the preset has them.
+    pub const fn split(&self) -> Option<WorkerSplit> {
+        self.split
+    }
+    /// Largest worker ID.
+    pub const fn max_worker(&self) -> u64 {
+        mask(self.worker_bits)
+    }
+    /// Largest sequence number (IDs per tick minus one).
+    pub const fn max_sequence(&self) -> u64 {
+        mask(self.sequence_bits)
+    }
+    /// Largest tick.
+    pub const fn max_tick(&self) -> u64 {
+        mask(self.time_bits)
+    }
+    /// Last representable time, in Unix milliseconds (saturating).
+    pub const fn max_ms(&self) -> u64 {
+        self.epoch_ms
+            .saturating_add(self.max_tick().saturating_mul(self.unit_ms as u64))
+            .saturating_add(self.unit_ms as u64 - 1)
+    }
+
+    /// The tick a Unix millisecond falls in.
+    #[inline]
+    pub fn tick_of(&self, now_ms: u64) -> Result<u64, Error> {
+        let Some(since) = now_ms.checked_sub(self.epoch_ms) else {
+            return Err(Error::TimeBeforeEpoch {
+                epoch_ms: self.epoch_ms,
+                now_ms,
+            });
+        };
+        let tick = if self.unit_ms == 1 {
+            since
+        } else {
+            since / self.unit_ms as u64
+        };
+        if tick > self.max_tick() {
+            return Err(Error::TimeOverflow {
+                max_ms: self.max_ms(),
+                now_ms,
+            });
+        }
+        Ok(tick)
+    }
+
+    /// The Unix millisecond at which a tick starts.
+    pub const fn ms_of_tick(&self, tick: u64) -> u64 {
+        self.epoch_ms
+            .saturating_add(tick.saturating_mul(self.unit_ms as u64))
+    }
+
+    /// Checks a worker ID against the worker field.
+    pub const fn check_worker(&self, worker_id: u64) -> Result<u64, Error> {
+        if worker_id > self.max_worker() {
+            Err(Error::WorkerIdOutOfRange {
+                worker_id,
+                max: self.max_worker(),
+            })
+        } else {
+            Ok(worker_id)
+        }
+    }
+
+    /// Builds an ID from its fields; each is masked to its width.
+    #[inline]
+    pub const fn compose(&self, tick: u64, worker_id: u64, sequence: u64) -> u64 {
+        self.place(
+            tick & self.max_tick(),
+            worker_id & self.max_worker(),
+            sequence & self.max_sequence(),
+        )
+    }
+
+    /// [`Layout::compose`] of fields already within their widths.
+    #[inline]
+    pub(super) const fn place(&self, t: u64, w: u64, s: u64) -> u64 {
+        match self.order {
+            FieldOrder::WorkerThenSequence => {
+                t << (self.worker_bits + self.sequence_bits) | w << self.sequence_bits | s
+            }
+            FieldOrder::SequenceThenWorker => {
+                t << (self.worker_bits + self.sequence_bits) | s << self.worker_bits | w
+            }
+        }
+    }
+
+    /// Splits an ID into its fields. IDs with the sign bit set are rejected.
+    pub fn decode(&self, id: u64) -> Result<Parts, Error> {
+        if id >> 63 != 0 {
+            return Err(Error::Parse(ParseError::Overflow {
+                kind: Kind::Snowflake,
+                max: "9223372036854775807",
+            }));
+        }
+        let tick = id >> (self.worker_bits + self.sequence_bits);
+        let (worker_id, sequence) = match self.order {
+            FieldOrder::WorkerThenSequence => (
+                (id >> self.sequence_bits) & self.max_worker(),
+                id & self.max_sequence(),
+            ),
+            FieldOrder::SequenceThenWorker => (
+                id & self.max_worker(),
+                (id >> self.worker_bits) & self.max_sequence(),
+            ),
+        };
+        let worker_parts = self.split.map(|s| {
+            (
+                s.high,
+                worker_id >> s.low_bits,
+                s.low,
+                worker_id & mask(s.low_bits),
+            )
+        });
+        Ok(Parts {
+            tick,
+            timestamp_ms: self.ms_of_tick(tick),
+            worker_id,
+            sequence,
+            worker_parts,
+        })
+    }
+
+    /// The smallest ID minted at or after a Unix millisecond (any worker):
+    /// for range queries over time.
+    pub fn min_id_at(&self, ms: u64) -> Result<u64, Error> {
+        Ok(self.compose(self.tick_of(ms)?, 0, 0))
+    }
+}
+
+/// Parses a Snowflake in decimal: 1 to 19 ASCII digits, at most 2^63 - 1.
+pub fn parse_decimal(text: &str) -> Result<u64, ParseError> {
+    crate::text::per_char(text, decimal)
+}
+
+/// [`parse_decimal`] over bytes.
+fn decimal(b: &[u8]) -> Result<u64, ParseError> {
+    if b.is_empty() || b.len() > 19 {
+        return Err(ParseError::Length {
+            kind: Kind::Snowflake,
+            expected: "1 to 19",
+            found: b.len(),
+        });
+    }
+    let mut v: u64 = 0;
+    for (i, &c) in b.iter().enumerate() {
+        if !c.is_ascii_digit() {
+            return Err(ParseError::Character {
+                kind: Kind::Snowflake,
+                position: i,
+                found: c,
+                allowed: "decimal digits 0-9",
+            });
+        }
+        // 19 digits fit u64; only the sign bit needs checking.
+        v = v * 10 + (c - b'0') as u64;
+    }
+    if v >> 63 != 0 {
+        return Err(ParseError::Overflow {
+            kind: Kind::Snowflake,
+            max: "9223372036854775807",
+        });
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolve_takes_custom_widths_or_the_preset_and_the_epoch_override() {
+        let custom = CustomLayout {
+            time_bits: 39,
+            worker_bits: 16,
+            sequence_bits: 8,
+            unit_ms: 10,
+            order: FieldOrder::SequenceThenWorker,
+        };
+        let l = Layout::resolve(Preset::Discord, Some(custom), None).unwrap();
+        assert_eq!((l.time_bits(), l.unit_ms(), l.epoch_ms()), (39, 10, 0));
+        assert_eq!(l.order(), FieldOrder::SequenceThenWorker);
+        assert_eq!(
+            Layout::resolve(Preset::Discord, None, None),
+            Ok(Layout::DISCORD)
+        );
+        let l = Layout::resolve(Preset::Discord, None, Some(7)).unwrap();
+        assert_eq!((l.epoch_ms(), l.split()), (7, Layout::DISCORD.split()));
+        let bad = CustomLayout {
+            time_bits: 40,
+            ..custom
+        };
+        assert!(matches!(
+            Layout::resolve(Preset::Twitter, Some(bad), None),
+            Err(Error::InvalidLayout { .. })
+        ));
+    }
+}
