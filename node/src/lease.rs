@@ -129,8 +129,16 @@ mod os {
             r => r,
         };
         let handle = handle.map_err(|e| match e.raw_os_error() {
-            Some(libc::ELOOP) => unsafe_err(dir, "is a symbolic link", FIX_DIR),
-            Some(libc::ENOTDIR) => unsafe_err(dir, "is not a directory", FIX_DIR),
+            // O_DIRECTORY reports a symlink to a directory as ENOTDIR.
+            Some(libc::ELOOP | libc::ENOTDIR) => {
+                let link = std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink());
+                let why = if link {
+                    "is a symbolic link"
+                } else {
+                    "is not a directory"
+                };
+                unsafe_err(dir, why, FIX_DIR)
+            }
             _ => io_err("open the directory of", dir, e),
         })?;
         let meta = handle
