@@ -113,9 +113,9 @@ function claimLocal(options, processWide) {
  * Every call takes a worker ID of its own, in any thread.
  *
  * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, clock?: object | (() => number) }} [options]
- *   `dir`: the lease directory (default: `SNOWMINT_LEASE_DIR`, else a per-user
- *   directory under the OS temp dir); every process that must not share a
- *   worker ID has to use the same one.
+ *   `dir`: the lease directory, an absolute path (default: `SNOWMINT_LEASE_DIR`,
+ *   else a per-user directory under the OS temp dir); every process that must
+ *   not share a worker ID has to use the same one.
  */
 export function localLease(options = {}) {
   const lease = claimLocal(options, false);
@@ -138,7 +138,9 @@ export function localLease(options = {}) {
  * process-wide maximum. Never released: a thread that exits must not free
  * the worker ID of a generator the other threads still mint from, so the
  * kernel frees it when the process ends and the file keeps the reserved
- * bound (at most RESERVE_MS past the last ID).
+ * bound (at most RESERVE_MS past the last ID). If its file is deleted, the
+ * first thread to notice claims a new lock for the process, and the others
+ * take that one when they notice (node/src/lease.rs).
  */
 export function processLease(workerIds) {
   return claimLocal({ workerIds }, true);
