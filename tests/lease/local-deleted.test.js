@@ -10,6 +10,8 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Snowflake, decode } from '../../npm/src/node.js';
+import { localLease } from '../../npm/src/lease/index.js';
 import { assertUnique } from './harness.js';
 import { tempDir } from './servers.js';
 
@@ -58,3 +60,26 @@ for (const what of ['the lock file', 'the lease directory']) {
     }
   });
 }
+
+test('a lease in this process whose lock file is deleted: one ERR_LEASE_LOST, the same worker ID re-claimed, later IDs above the earlier ones', () => {
+  const dir = tempDir('deleted-own');
+  dirs.push(dir);
+  const lease = localLease({ dir, workerIds: { min: 2, max: 2 } });
+  const lost = [];
+  lease.on('lost', (e) => lost.push(e.code));
+  const sf = new Snowflake({ lease });
+  const before = Array.from({ length: 10_000 }, () => sf.next());
+  rmSync(join(dir, 'worker-2.lock'));
+  // What is left of a run checked before the deletion may still be handed out; the next claim throws.
+  assert.throws(() => {
+    for (let i = 0; i < 5000; i++) before.push(sf.next());
+  }, (e) => e.name === 'LeaseError' && e.code === 'ERR_LEASE_LOST' && /re-acquired worker ID 2/.test(e.message));
+  assert.deepEqual(lost, ['ERR_LEASE_LOST']);
+  assert.equal(lease.state, 'held');
+  const after = Array.from({ length: 10_000 }, () => sf.next());
+  assert.ok(after[0] > before.at(-1), 'the re-claimed worker ID repeated the range it minted before');
+  assertUnique([BigUint64Array.from(before), BigUint64Array.from(after)]);
+  // The re-created file holds a bound above everything minted.
+  assert.ok(Number(readFileSync(join(dir, 'worker-2.lock'), 'latin1')) > decode(after.at(-1)).timestamp);
+  lease.release();
+});
