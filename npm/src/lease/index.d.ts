@@ -51,7 +51,13 @@ export declare class Lease {
   off(event: 'acquired' | 'lost' | 'renewFailed', listener: (...args: any[]) => void): this;
 }
 
-/** One host: a lock file per worker ID in `dir`, freed by the kernel when the holder dies. */
+/**
+ * One host: a lock file per worker ID in `dir` (an absolute path; created with
+ * mode 0700, else it must be a real directory of the current user that no one
+ * else can write: LeaseError `ERR_LEASE_DIR_UNSAFE`), freed by the kernel when
+ * the holder dies. A lock file deleted under its holder makes one call throw
+ * `ERR_LEASE_LOST` while the lease claims again.
+ */
 export declare function localLease(options?: LeaseOptions & { dir?: string }): Lease;
 /** The default lease directory: `snowmint-leases-<user>` under the OS temp dir. */
 export declare function defaultLeaseDir(): string;

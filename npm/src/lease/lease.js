@@ -39,7 +39,7 @@ import { ConfigError, LeaseError } from '../errors.js';
  * @typedef {object} Store  what a lease kind implements
  * @property {string} kind            'local' | 'redis' | 'etcd'
  * @property {string} where           names the place, for messages (a directory, a key prefix)
- * @property {boolean} sync           true: claim/extend are synchronous and can never lose the lease (local)
+ * @property {boolean} sync           true: claim/extend are synchronous, and `held` says whether the lease still holds (local)
  * @property {(ids: number[], token: string, nowMs: number) => ({workerId: number, bound: number, waitMs?: number} | null) | Promise<...>} claim
  *   claims the first of `ids` that is free (in that order), atomically; null if none is.
  *   `waitMs` (stores with a TTL): start no earlier than this long after the claim, because
@@ -48,6 +48,8 @@ import { ConfigError, LeaseError } from '../errors.js';
  *   the recorded high-water bound of each of `ids` (absent: none recorded)
  * @property {(workerId: number, token: string, bound: number) => boolean | Promise<boolean>} extend
  *   if the token still holds the worker ID: extends its expiry and records `bound`; false if it does not
+ * @property {() => boolean} [held]   sync stores: whether the claimed worker ID is still ours (a lock
+ *   file can be deleted under its holder); asked once per claimed run, so it must be cheap
  * @property {(workerId: number, token: string, hwm: number | null) => void | Promise<void>} release
  *   if the token still holds it: records `hwm` (when not null) as the exact high-water mark and frees it
  */
@@ -192,6 +194,7 @@ export class Lease extends EventEmitter {
    * the claimed IDs are dropped. Synchronous stores extend the bound here.
    */
   check(tickMs) {
+    if (this.#store.sync && this.#state !== 'released' && !(this.#state === 'held' && this.#store.held())) this.#lostSync();
     if (this.#state === 'held' && tickMs < this.#covered) return;
     if (this.#state === 'released') {
       throw new LeaseError('ERR_LEASE_RELEASED', `the lease on worker ID ${this.#workerId} was released: configure a new lease (or a workerId) to mint again`);
@@ -229,6 +232,34 @@ export class Lease extends EventEmitter {
     );
   }
 
+  /**
+   * A sync store's worker ID is no longer ours (its lock file was deleted or
+   * replaced): IDs minted since the last check may collide with a new
+   * holder's, so this claim's are dropped; the lease claims again at once
+   * (preferring the same worker ID, which then resumes after this
+   * generator's last tick) and the next claim mints on what it got.
+   */
+  #lostSync() {
+    const lostId = this.#workerId;
+    const lost = `the lock file of worker ID ${lostId} in ${this.#store.where} was deleted or replaced (by a temp-file cleaner?): another process may hold worker ID ${lostId} now`;
+    if (this.#state === 'held') {
+      this.#state = 'lost';
+      this.#covered = -Infinity;
+      this.#lastError = new LeaseError('ERR_LEASE_LOST', lost);
+      this.emit('lost', this.#lastError);
+    }
+    let next;
+    let cause;
+    try {
+      this.acquire();
+      next = `re-acquired worker ID ${this.#workerId}; the next call mints on it`;
+    } catch (e) {
+      this.#lastError = cause = e;
+      next = `re-acquiring failed (retried on the next call): ${e.message}`;
+    }
+    throw new LeaseError('ERR_LEASE_LOST', `${lost}. The IDs of this call were dropped; ${next}.`, { cause });
+  }
+
   /** Records `bound` synchronously (sync stores) and covers up to it. */
   #record(bound) {
     if (!this.#store.extend(this.#workerId, this.#token, bound)) throw this.#expired();
@@ -259,15 +290,18 @@ export class Lease extends EventEmitter {
 
   #took(got) {
     if (got === null) throw this.#unavailable();
+    // Our own worker ID again: our generator's IDs may lie above the stored
+    // bound (a re-created lock file holds none), so the new one starts after them.
+    const ours = got.workerId === this.#workerId ? (this.#highWaterMs?.() ?? -Infinity) : -Infinity;
     this.#workerId = got.workerId;
     this.#covered = -Infinity;
     if (this.#store.sync) {
-      this.#resumeAfterMs = got.bound;
-      this.#record(Math.max(got.bound, this.#clock()) + this.#reserveMs);
+      this.#resumeAfterMs = Math.max(got.bound, ours);
+      this.#record(Math.max(this.#resumeAfterMs, this.#clock()) + this.#reserveMs);
       return this.#held();
     }
     // The claim's time plus waitMs: read after the store answered, so never early.
-    this.#resumeAfterMs = Math.max(got.bound, got.waitMs > 0 ? Math.ceil(this.#clock() + got.waitMs) : 0);
+    this.#resumeAfterMs = Math.max(got.bound, ours, got.waitMs > 0 ? Math.ceil(this.#clock() + got.waitMs) : 0);
     this.#state = 'pending';
     return this.#renew().then((ok) => {
       if (!ok) {

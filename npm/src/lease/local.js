@@ -3,10 +3,13 @@
 // crashed process never leaves a stale lease and nothing guesses from PIDs.
 // Synchronous, so the default generator can lease its worker ID inside the
 // first nextId() call. The file also holds the worker ID's high-water bound.
+// node/src/lease.rs opens the directory and files so that no other user can
+// steer them, and tells whether a held file is still the one its path names:
+// a cleaner that deletes it frees the worker ID for others, so the holder
+// checks on every claimed run and claims again (Lease#check).
 
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { LeaseError } from '../errors.js';
 import { addon } from '../addon.js';
 import { Lease, clockOf, idRange } from './lease.js';
@@ -17,9 +20,6 @@ import { Lease, clockOf, idRange } from './lease.js';
  * successor after a crash waits at most this long (or takes another ID).
  */
 const RESERVE_MS = 1000;
-
-/** A lock file's name (node/src/lease.rs creates them): `worker-<id>.lock`. */
-const FILE = /^worker-(\d+)\.lock$/;
 
 /** The default lease directory: per user, under the OS temp dir. */
 export function defaultLeaseDir() {
@@ -36,14 +36,19 @@ export function defaultLeaseDir() {
 const live = new Set();
 let exitHook = false;
 
-/** `processWide`: the default generator's store, whose lock every thread shares (node/src/lease.rs). */
-function localStore(dir, processWide) {
-  const held = new Map();
+/**
+ * `processWide`: the default generator's store, whose lock every thread
+ * shares (node/src/lease.rs). `machineClock`: the machine's clock, read after
+ * each claim; null for a caller's clock (a TestClock is no other process's
+ * time, and would never move past the claim by itself).
+ */
+function localStore(dir, processWide, machineClock) {
+  let file = null;
   const io = (fn) => {
     try {
       return fn();
     } catch (e) {
-      throw new LeaseError('ERR_LEASE_IO', e.message, { cause: e });
+      throw new LeaseError(e.code === 'ERR_LEASE_DIR_UNSAFE' ? e.code : 'ERR_LEASE_IO', e.message, { cause: e });
     }
   };
   return {
@@ -51,36 +56,33 @@ function localStore(dir, processWide) {
     where: dir,
     sync: true,
     bounds() {
+      const flat = io(() => addon.leaseBounds(dir));
       const bounds = new Map();
-      for (const name of io(() => readdirSync(dir))) {
-        const m = FILE.exec(name);
-        if (!m) continue;
-        let text = '';
-        try {
-          text = readFileSync(join(dir, name), 'latin1').trim();
-        } catch {
-          continue; // removed meanwhile: no bound
-        }
-        if (text) bounds.set(Number(m[1]), Number(text));
-      }
+      for (let i = 0; i < flat.length; i += 2) bounds.set(flat[i], flat[i + 1]);
       return bounds;
     },
     claim(ids) {
-      const file = io(() => addon.leaseLock(dir, ids, processWide));
+      // A re-claim: the old file was deleted or replaced; its lock guards nothing.
+      if (!processWide) file?.unlock();
+      file = io(() => addon.leaseLock(dir, ids, processWide));
       if (file === null) return null;
-      held.set(file.workerId, file);
-      // The bound as read under the lock: the snapshot the order came from may be stale.
-      return { workerId: file.workerId, bound: file.claimedBound };
+      // Start after the bound as read under the lock, and after the moment
+      // of the claim: a file that a cleaner deleted took its holder's bound
+      // with it, but that holder hands out no ID minted after its lock-file
+      // check, which preceded the deletion, which preceded this claim.
+      return { workerId: file.workerId, bound: Math.max(file.claimedBound, machineClock?.() ?? 0) };
     },
-    extend(id, _token, bound) {
-      io(() => held.get(id).raise(bound));
+    held() {
+      return file.held();
+    },
+    extend(_id, _token, bound) {
+      io(() => file.raise(bound));
       return true;
     },
-    release(id, _token, hwm) {
-      const file = held.get(id);
-      held.delete(id);
+    release(_id, _token, hwm) {
       live.delete(this.lease);
-      if (hwm !== null) io(() => file.set(hwm));
+      // A lost file is no one's lease any more: nothing to record in it.
+      if (hwm !== null && file.held()) io(() => file.set(hwm));
       file.unlock();
     },
   };
@@ -88,15 +90,16 @@ function localStore(dir, processWide) {
 
 /** A held local lease on `options.dir` (or the default directory); see `localLease`. */
 function claimLocal(options, processWide) {
-  const dir = options.dir ?? (process.env.SNOWMINT_LEASE_DIR || defaultLeaseDir());
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch (e) {
-    throw new LeaseError('ERR_LEASE_IO', `cannot create the lease directory ${dir}: ${e.message}`, { cause: e });
+  const env = process.env.SNOWMINT_LEASE_DIR;
+  const dir = options.dir ?? (env || defaultLeaseDir());
+  if (!isAbsolute(dir)) {
+    const what = options.dir === undefined ? `SNOWMINT_LEASE_DIR='${env}'` : `localLease({ dir: '${dir}' })`;
+    throw new LeaseError('ERR_LEASE_DIR_UNSAFE', `${what} is a relative path: processes started in different working directories would use different lease directories and share worker IDs. Give an absolute path.`);
   }
-  const store = localStore(dir, processWide);
+  const clock = clockOf(options.clock, addon.monotonicNowMs);
+  const store = localStore(dir, processWide, options.clock === undefined ? clock : null);
   const lease = new Lease(store, {
-    clock: clockOf(options.clock, addon.monotonicNowMs),
+    clock,
     range: idRange(options),
     reserveMs: RESERVE_MS,
   });
@@ -110,9 +113,9 @@ function claimLocal(options, processWide) {
  * Every call takes a worker ID of its own, in any thread.
  *
  * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, clock?: object | (() => number) }} [options]
- *   `dir`: the lease directory (default: `SNOWMINT_LEASE_DIR`, else a per-user
- *   directory under the OS temp dir); every process that must not share a
- *   worker ID has to use the same one.
+ *   `dir`: the lease directory, an absolute path (default: `SNOWMINT_LEASE_DIR`,
+ *   else a per-user directory under the OS temp dir); every process that must
+ *   not share a worker ID has to use the same one.
  */
 export function localLease(options = {}) {
   const lease = claimLocal(options, false);
@@ -135,7 +138,9 @@ export function localLease(options = {}) {
  * process-wide maximum. Never released: a thread that exits must not free
  * the worker ID of a generator the other threads still mint from, so the
  * kernel frees it when the process ends and the file keeps the reserved
- * bound (at most RESERVE_MS past the last ID).
+ * bound (at most RESERVE_MS past the last ID). If its file is deleted, the
+ * first thread to notice claims a new lock for the process, and the others
+ * take that one when they notice (node/src/lease.rs).
  */
 export function processLease(workerIds) {
   return claimLocal({ workerIds }, true);

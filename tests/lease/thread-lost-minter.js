@@ -1,0 +1,21 @@
+// A worker_thread that mints with the zero-config default generator for
+// workerData.forMs, through lost leases (LeaseError ERR_LEASE_LOST, counted),
+// and posts every ID it handed out.
+import { parentPort, workerData } from 'node:worker_threads';
+import { nextId } from '../../npm/src/node.js';
+
+const ids = [];
+let lost = 0;
+const end = performance.now() + workerData.forMs;
+while (performance.now() < end) {
+  for (let i = 0; i < 1000; i++) {
+    try {
+      ids.push(nextId());
+    } catch (e) {
+      if (e.code !== 'ERR_LEASE_LOST') throw e;
+      lost++;
+    }
+  }
+}
+const out = BigUint64Array.from(ids);
+parentPort.postMessage({ ids: out, lost }, [out.buffer]);
