@@ -750,3 +750,23 @@ fn objectid_counter_exhaustion_moves_to_the_next_second() {
     // A clock that steps back does not take the generator back.
     assert_eq!(g.generate(T - HOUR).unwrap().timestamp(), secs + 1);
 }
+
+/// A lease's high-water bound past the layout's last tick is refused with
+/// the bound itself in the error, never a generator whose state wrapped.
+#[test]
+fn a_resume_bound_past_the_layout_is_an_error_naming_it() {
+    let layout = Layout::new(10, 41, 12, 1, T).unwrap();
+    let bound = layout.max_ms() + 5;
+    let overflow = Error::TimeOverflow {
+        max_ms: layout.max_ms(),
+        now_ms: bound,
+    };
+    let ids = AtomicSnowflake::new(layout, 0, ManualClock::new(T)).unwrap();
+    assert_eq!(ids.resume_after(bound).map(|_| ()), Err(overflow.clone()));
+    // The last tick itself leaves no tick after it either.
+    let last = layout.ms_of_tick(layout.max_tick());
+    let ids = Snowflake::new(layout, 0, ManualClock::new(T)).unwrap();
+    assert!(matches!(ids.resume_after(last), Err(Error::TimeOverflow { now_ms, .. }) if now_ms == last));
+    let ids = Snowflake::new(layout, 0, ManualClock::new(T)).unwrap();
+    assert!(ids.resume_after(last - 1).is_ok(), "the last tick is still free");
+}

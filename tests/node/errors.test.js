@@ -129,3 +129,10 @@ test('SNOWMINT_WORKER_ID sets the default worker ID, and a bad one is a clear er
   assert.match(run('abc'), /^ConfigError ERR_WORKER_ID_RANGE SNOWMINT_WORKER_ID='abc' is not a worker ID/);
   assert.match(run('4096'), /^ConfigError ERR_WORKER_ID_RANGE worker ID 4096 is out of range: this layout allows 0 to 1023/);
 });
+
+test("a lease whose high-water bound lies past the layout's last tick is a ClockError naming the bound", () => {
+  // A lease as snowmint/lease hands it over (what api.js reads of one).
+  const bound = 1288834974657 + 2 ** 41 + 1000;
+  const lease = { workerId: 1, size: 1024, epoch: 0, resumeAfterMs: bound, check() {}, bind() {} };
+  throwsCode(assert, () => new sm.Snowflake({ lease }), sm.ClockError, 'ERR_TIME_OVERFLOW', new RegExp(`time ${bound} \\(Unix ms\\) does not fit`));
+});
