@@ -6,6 +6,7 @@
 
 use std::string::String;
 
+use crate::IdText;
 use crate::clock::ClockChoice;
 use crate::error::Kind;
 use crate::per_thread::TextKind;
@@ -27,26 +28,33 @@ pub const MAX_TEXT_RUN: u32 = 256;
 /// the default first).
 pub fn constants_json() -> String {
     let mut out = String::from("{");
-    let list = |out: &mut String, key: &str, names: &[&str]| {
-        out.push_str(&["\"", key, "\":["].concat());
-        for (i, n) in names.iter().enumerate() {
-            out.push_str(&[if i == 0 { "\"" } else { ",\"" }, n, "\""].concat());
+    let mut put = |pieces: &[&str]| pieces.iter().for_each(|p| out.push_str(p));
+    let lists: [(&str, &[&str]); 6] = [
+        ("presets", &Preset::NAMES),
+        ("orders", &FieldOrder::NAMES),
+        ("clocks", &ClockChoice::<()>::NAMES),
+        ("onBackwards", &OnBackwards::NAMES),
+        ("onExhausted", &OnExhausted::NAMES),
+        ("kinds", &Kind::NAMES),
+    ];
+    for (key, names) in lists {
+        put(&["\"", key, "\":["]);
+        for (i, name) in names.iter().enumerate() {
+            put(&[if i == 0 { "\"" } else { ",\"" }, name, "\""]);
         }
-        out.push_str("],");
-    };
-    list(&mut out, "presets", &Preset::NAMES);
-    list(&mut out, "orders", &FieldOrder::NAMES);
-    list(&mut out, "clocks", &ClockChoice::<()>::NAMES);
-    list(&mut out, "onBackwards", &OnBackwards::NAMES);
-    list(&mut out, "onExhausted", &OnExhausted::NAMES);
-    list(&mut out, "kinds", &Kind::NAMES);
-    out.push_str("\"textKinds\":{");
-    for (i, k) in TextKind::ALL.iter().enumerate() {
-        let width = crate::IdText::<20>::decimal(k.width() as u64);
-        let sep = if i == 0 { "\"" } else { ",\"" };
-        out.push_str(&[sep, TextKind::NAMES[i], "\":", &width].concat());
+        put(&["],"]);
     }
-    out.push('}');
+    put(&["\"textKinds\":{"]);
+    for (i, kind) in TextKind::ALL.iter().enumerate() {
+        let width = IdText::<20>::decimal(kind.width() as u64);
+        put(&[
+            if i == 0 { "\"" } else { ",\"" },
+            TextKind::NAMES[i],
+            "\":",
+            &width,
+        ]);
+    }
+    put(&["}"]);
     let numbers = [
         ("maxBackwardsMs", OnBackwards::DEFAULT_MAX_MS),
         ("maxBorrowTicks", OnExhausted::DEFAULT_MAX_TICKS.into()),
@@ -55,9 +63,9 @@ pub fn constants_json() -> String {
         ("maxTextRun", MAX_TEXT_RUN.into()),
     ];
     for (key, n) in numbers {
-        out.push_str(&[",\"", key, "\":", &crate::IdText::<20>::decimal(n)].concat());
+        put(&[",\"", key, "\":", &IdText::<20>::decimal(n)]);
     }
-    out.push('}');
+    put(&["}"]);
     out
 }
 

@@ -766,7 +766,12 @@ fn a_resume_bound_past_the_layout_is_an_error_naming_it() {
     // The last tick itself leaves no tick after it either.
     let last = layout.ms_of_tick(layout.max_tick());
     let ids = Snowflake::new(layout, 0, ManualClock::new(T)).unwrap();
-    assert!(matches!(ids.resume_after(last), Err(Error::TimeOverflow { now_ms, .. }) if now_ms == last));
+    assert!(
+        matches!(ids.resume_after(last), Err(Error::TimeOverflow { now_ms, .. }) if now_ms == last)
+    );
     let ids = Snowflake::new(layout, 0, ManualClock::new(T)).unwrap();
-    assert!(ids.resume_after(last - 1).is_ok(), "the last tick is still free");
+    assert!(
+        ids.resume_after(last - 1).is_ok(),
+        "the last tick is still free"
+    );
 }

@@ -5,6 +5,7 @@
 // fetch (works offline), no bundler plugin, no top-level await, no Node built-in.
 import * as wasm from '../wasm/snowmint.js';
 import text, { key } from '../wasm/snowmint_bg.js';
+import constants from '../wasm/constants.js';
 
 // wasm-bindgen cannot borrow an optional handle, so a TestClock goes in as a
 // fresh handle to the same clock (the caller's stays usable).
@@ -20,7 +21,7 @@ export function wasmBackend() {
   wasm.initSync({ module: bytes });
   // Names cross as their indexes in the core's own lists; the core refuses
   // an index that names nothing (indexOf's -1 included).
-  const C = JSON.parse(wasm.constants());
+  const C = constants;
   /** A SnowflakeSpec as the numbers wasm/src/snowflake.rs reads (`Spec`): names become indexes. */
   const specArgs = (s) => {
     const l = s.layout;
@@ -45,6 +46,8 @@ export function wasmBackend() {
   backend = {
     ...wasm,
     name: 'wasm',
+    // Written by the build from the core (scripts/build.d/15-wasm.sh).
+    constants: () => JSON.stringify(constants),
     layoutOf: (spec) => wasm.layoutOf(specArgs(spec)),
     snowflakeNew: (spec, clock) => wasm.snowflakeNew(specArgs(spec), share(clock)),
     defaultInit: (spec, clock) => wasm.defaultInit(specArgs(spec), share(clock)),

@@ -21,6 +21,9 @@ wasm-bindgen --target web --omit-default-module-path --no-typescript \
   -o "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.wasm" >"$OUT/names.json"
 node "$ROOT/wasm/minify-names.mjs" "$OUT/names.json" "$OUT/snowmint_bg.wasm" "$OUT/snowmint.js" && rm "$OUT/names.json"
 node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
+# The core's names and defaults (core/src/binding.rs), written at build time:
+# the wasm module then carries no code to write them.
+printf 'export default %s;\n' "$(cargo run -q --example constants -p snowmint)" >"$OUT/constants.js"
 # The generated glue is read by machines only: minify it, and drop its
 # default export (an async loader that fetches a .wasm URL; we load with
 # initSync) by bundling a re-export of the named exports only.

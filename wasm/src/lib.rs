@@ -55,12 +55,6 @@ pub fn mint_text(kind: &str, count: u32, timing: &Float64Array) -> Result<String
     Ok(text)
 }
 
-/// `constants()`: the names and defaults every JS file reads (JSON).
-#[wasm_bindgen]
-pub fn constants() -> String {
-    snowmint::binding::constants_json()
-}
-
 /// One TypeID with a monotonic UUIDv7 suffix.
 #[wasm_bindgen]
 pub fn typeid(prefix: &str) -> Result<String, JsValue> {
