@@ -8,5 +8,5 @@
 source "$(dirname "$0")/lib.sh"
 bash "$ROOT/scripts/setup.d/80-postgres.sh"
 cd "$ROOT"
-exec cargo run --release -p snowmint-bench-index -- \
+exec cargo run --release --manifest-path bench/index/Cargo.toml -- \
   --command "scripts/bench-index.sh${*:+ $*}" --check-packing "$@"

@@ -345,8 +345,10 @@ pub(crate) fn by_index<T: Copy>(
     all: &[T],
     index: f64,
 ) -> Result<T, Error> {
-    let ok = index >= 0.0 && index.fract() == 0.0;
-    ok.then(|| all.get(index as usize).copied())
+    // `as` saturates and maps NaN to 0: only a whole number in range survives the round trip.
+    let i = index as usize;
+    (index >= 0.0 && i as f64 == index)
+        .then(|| all.get(i).copied())
         .flatten()
         .ok_or(Error::UnknownName {
             what,

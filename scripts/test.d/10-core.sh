@@ -9,6 +9,7 @@ cd "$ROOT"
 say "cargo fmt --check"
 cargo fmt --all -- --check
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+cargo fmt --manifest-path bench/index/Cargo.toml -- --check
 
 say "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
@@ -24,3 +25,6 @@ RUSTDOCFLAGS="-D warnings" cargo doc -p snowmint --no-deps
 
 say "fuzz targets compile (clippy -D warnings)"
 cargo clippy --manifest-path fuzz/Cargo.toml --bins -- -D warnings
+
+say "index benchmark (own workspace): clippy -D warnings"
+cargo clippy --manifest-path bench/index/Cargo.toml --all-targets -- -D warnings

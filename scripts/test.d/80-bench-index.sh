@@ -7,10 +7,10 @@
 # table, with every key type for both databases, and the PNG.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
-cargo test -q -p snowmint-bench-index
+cargo test -q --manifest-path bench/index/Cargo.toml
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-cargo run -q -p snowmint-bench-index -- --rows 10000 --batch 1000 --out "$out" \
+cargo run -q --manifest-path bench/index/Cargo.toml -- --rows 10000 --batch 1000 --out "$out" \
   --command "scripts/test.d/80-bench-index.sh" --check-packing >/dev/null
 
 md="$out/results.md"

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The Rust versions the manifests promise (`rust-version`) really build the
+# crates: the core and the wasm binding on the workspace's version, the Node
+# binding on its own (File::try_lock needs 1.89). Each toolchain is installed
+# (minimal profile) when missing; the check builds into a target dir of its own.
+source "$(dirname "$0")/../lib.sh"
+cd "$ROOT"
+version() { sed -n 's/^rust-version = "\(.*\)"$/\1/p' "$1"; }
+workspace=$(version Cargo.toml)
+node=$(version node/Cargo.toml)
+[ -n "$workspace" ] && [ -n "$node" ] || { echo "rust-version missing in Cargo.toml or node/Cargo.toml" >&2; exit 1; }
+check() { # check VERSION PACKAGE...
+  local v=$1; shift
+  rustup toolchain list | grep -q "^$v-" || rustup toolchain install "$v" --profile minimal
+  say "cargo +$v check $*"
+  CARGO_TARGET_DIR="$ROOT/target/msrv" cargo "+$v" check -q $(printf -- '-p %s ' "$@")
+}
+check "$workspace" snowmint snowmint-wasm
+check "$node" snowmint-node
+echo "  rust-version: $workspace (snowmint, snowmint-wasm), $node (snowmint-node)"
