@@ -20,7 +20,8 @@ Options (each command takes only those that apply to it):
   -n, --count COUNT   minting: how many IDs (default 1)
       --json          print JSON (an array of IDs, or decode records)
       --preset NAME   snowflake, decode: the layout: ${snowmint.presets.join(', ')} (default twitter)
-      --worker-id N   snowflake: the worker ID (default: SNOWMINT_WORKER_ID, else 0)
+      --worker-id N   snowflake: the worker ID (default: SNOWMINT_WORKER_ID, else one leased
+                      among this machine's processes)
       --kind KIND     decode: read the ID as this kind instead of detecting it
       --groups N      human: keep only the last N groups (1 to 7)
   -h, --help          this help
