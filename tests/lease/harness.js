@@ -96,8 +96,8 @@ async function within(promise, ms, what) {
   }
 }
 
-/** Waits until `ok()` holds, polling; fails the test after `ms`. */
-async function until(ok, ms, what) {
+/** Waits until `ok()` holds, polling; fails the test after `ms` (and at once if `ok` throws). */
+export async function until(ok, ms, what) {
   const end = performance.now() + ms;
   while (!ok()) {
     if (performance.now() > end) throw new Error(`${what}: not within ${ms} ms`);
@@ -252,7 +252,10 @@ export function ttlLeaseSuite({ name, start, stores, total, dataLoss }) {
       if (m.type === 'acquired') acquired = m;
       else minted = BigInt(m.max);
     });
-    while (acquired === null || minted === 0n) await sleep(20);
+    await until(() => {
+      assert.equal(child.exitCode, null, 'the minter exited before minting');
+      return acquired !== null && minted > 0n;
+    }, 20_000, 'the minter did not start minting');
     await sleep(timing.renewMs * 1.5); // renewed at least once
     child.kill('SIGKILL');
     await once(child, 'exit');
@@ -261,7 +264,8 @@ export function ttlLeaseSuite({ name, start, stores, total, dataLoss }) {
     await withClient(stores[0], async (c) => {
       let refused = 0;
       let next;
-      for (;;) {
+      for (const deadline = performance.now() + timing.ttlMs + 10_000; ; ) {
+        assert.ok(performance.now() < deadline, 'the worker ID was not handed out again within the TTL + 10 s');
         try {
           next = await c.lease(lease);
           break;

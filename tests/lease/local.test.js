@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClockError, ConfigError, Snowflake, TestClock, configure, decode } from '../../npm/src/node.js';
 import { LeaseError, localLease, workerIdFromEnv, workerIdFromHostname } from '../../npm/src/lease/index.js';
-import { assertUnique, spawnMinter } from './harness.js';
+import { assertUnique, spawnMinter, until } from './harness.js';
 import { tempDir } from './servers.js';
 
 const dirs = [];
@@ -48,7 +48,10 @@ test('local: a SIGKILLed holder frees its worker ID at once; the successor start
   const child = spawnMinter({ store: 'local', url: dir, lease: { workerIds: { min: 3, max: 3 } }, forever: true });
   let minted = 0n;
   child.on('message', (m) => m.type === 'minted' && (minted = BigInt(m.max)));
-  while (minted === 0n) await sleep(20);
+  await until(() => {
+    assert.equal(child.exitCode, null, 'the minter exited before minting');
+    return minted > 0n;
+  }, 20_000, 'the minter did not start minting');
   await sleep(1500); // past at least one extension of the reserved bound
   child.kill('SIGKILL');
   await once(child, 'exit');
