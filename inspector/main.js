@@ -18,21 +18,43 @@ function anatomy(rec, text) {
   switch (rec.kind) {
     case 'snowflake': {
       const l = generators.get(rec.preset).layout;
-      const tail = [['worker', l.workerBits], ['sequence', l.sequenceBits]];
+      const tail = [
+        ['worker', l.workerBits],
+        ['sequence', l.sequenceBits],
+      ];
       if (l.order === 'sequence-worker') tail.reverse();
       return { bits: rec.id.toString(2).padStart(64, '0'), fields: [['sign', 1], ['time', l.timeBits], ...tail] };
     }
     case 'ulid':
-      return { bits: hexBits(rec.uuid.replaceAll('-', '')), fields: [['time', 48], ['random', 80]] };
+      return {
+        bits: hexBits(rec.uuid.replaceAll('-', '')),
+        fields: [
+          ['time', 48],
+          ['random', 80],
+        ],
+      };
     case 'uuid':
     case 'typeid':
       return { bits: hexBits(rec.uuid.replaceAll('-', '')), fields: uuidFields(sm.uuidVersion(rec.uuid)) };
     case 'ksuid': {
       const seconds = (rec.timestamp / 1000 - 1_400_000_000).toString(16).padStart(8, '0');
-      return { bits: hexBits(seconds + rec.payload), fields: [['time', 32], ['payload', 128]] };
+      return {
+        bits: hexBits(seconds + rec.payload),
+        fields: [
+          ['time', 32],
+          ['payload', 128],
+        ],
+      };
     }
     case 'objectid':
-      return { bits: hexBits(text.toLowerCase()), fields: [['time', 32], ['random', 40], ['counter', 24]] };
+      return {
+        bits: hexBits(text.toLowerCase()),
+        fields: [
+          ['time', 32],
+          ['random', 40],
+          ['counter', 24],
+        ],
+      };
   }
 }
 

@@ -25,7 +25,7 @@ const rename = (pattern, to, count) => {
 const modules = new Set(WebAssembly.Module.imports(module).map((i) => i.module));
 if (modules.size !== 1) throw new Error(`expected one import module, found ${[...modules]}`);
 const oldModules = new Set(imports.map(([m]) => m));
-for (const m of oldModules) rename(new RegExp(`"${m.replace(/[.\/]/g, '\\$&')}"(?=\\s*:)`, 'g'), `"${[...modules][0]}"`, 1);
+for (const m of oldModules) rename(new RegExp(`"${m.replace(/[./]/g, '\\$&')}"(?=\\s*:)`, 'g'), `"${[...modules][0]}"`, 1);
 for (const [, from, to] of imports) rename(new RegExp(`\\b${from}(?=\\s*:)`, 'g'), to, 1);
 // Exports: read as `wasm.name` throughout the glue.
 for (const [from, to] of exports) {

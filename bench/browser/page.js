@@ -32,7 +32,7 @@ function compare(title, n, rounds, contenders) {
 window.runBench = (rounds) => [
   compare('ULID, monotonic', 20_000, rounds, [
     ['snowmint ulid()', sm.ulid],
-    ["ulid monotonicFactory()", monotonicFactory()],
+    ['ulid monotonicFactory()', monotonicFactory()],
   ]),
   compare('UUIDv7', 50_000, rounds, [
     ['snowmint uuidv7()', sm.uuidv7],

@@ -9,19 +9,23 @@ import { REPO_ROOT, withBrowser } from '../../tests/browser/harness.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 /** snowmint at least this many times faster than the peer. */
-const GOALS = { "ulid monotonicFactory()": 3, 'uuidv7 uuidv7()': 3 };
+const GOALS = { 'ulid monotonicFactory()': 3, 'uuidv7 uuidv7()': 3 };
 
 const out = path.join(REPO_ROOT, 'tmp/bench-browser/page.js');
 mkdirSync(path.dirname(out), { recursive: true });
-execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/esbuild'), [
-  'bench/browser/page.js', '--bundle', '--format=esm', '--minify', `--outfile=${out}`, '--log-level=error',
-], { cwd: REPO_ROOT, stdio: 'inherit' });
+execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/esbuild'), ['bench/browser/page.js', '--bundle', '--format=esm', '--minify', `--outfile=${out}`, '--log-level=error'], {
+  cwd: REPO_ROOT,
+  stdio: 'inherit',
+});
 
-const { userAgent, results } = await withBrowser(async ({ page, baseUrl }) => {
-  await page.addScriptTag({ url: `${baseUrl}/tmp/bench-browser/page.js`, type: 'module' });
-  await page.waitForFunction(() => window.runBench);
-  return { userAgent: await page.evaluate(() => navigator.userAgent), results: await page.evaluate((r) => window.runBench(r), ROUNDS) };
-}, { timeoutMs: 600_000 });
+const { userAgent, results } = await withBrowser(
+  async ({ page, baseUrl }) => {
+    await page.addScriptTag({ url: `${baseUrl}/tmp/bench-browser/page.js`, type: 'module' });
+    await page.waitForFunction(() => window.runBench);
+    return { userAgent: await page.evaluate(() => navigator.userAgent), results: await page.evaluate((r) => window.runBench(r), ROUNDS) };
+  },
+  { timeoutMs: 600_000 },
+);
 
 console.log(`${userAgent}\n${ROUNDS} interleaved rounds, median ns per ID`);
 let missed = 0;

@@ -26,7 +26,7 @@ function makeDoc(n) {
     return (s >>> 0) / 4294967296;
   };
   // A 63-bit Snowflake-like ID: 41 bits of time since the Twitter epoch, then 22 random bits.
-  const id63 = (ms) => ((BigInt(ms) << 22n) | BigInt(Math.floor(rnd() * 4194304))) | (1n << 62n);
+  const id63 = (ms) => (BigInt(ms) << 22n) | BigInt(Math.floor(rnd() * 4194304)) | (1n << 62n);
   const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
   const doc = [];
   for (let i = 0; i < n; i++) {

@@ -93,7 +93,10 @@ report(
     ['flake-idgen next()', () => flake.next()],
     ['nodejs-snowflake getUniqueID()', () => nodejsSnowflake.getUniqueID()],
   ]),
-  [['@sapphire/snowflake generate()', 1.5], ['flake-idgen next()', 2]],
+  [
+    ['@sapphire/snowflake generate()', 1.5],
+    ['flake-idgen next()', 2],
+  ],
 );
 const dupes = [
   ['snowmint nextId()', duplicates(sm.nextId, 400_000)],
@@ -144,16 +147,36 @@ const N = 200_000;
 const calls = (f) => timeCalls(f, N);
 const ulidMono = monotonicFactory();
 const ulidxMono = ulidxMonotonic();
-report('ULID', compare(calls, [['snowmint ulid()', sm.ulid], ["ulid monotonicFactory()", ulidMono], ['ulidx monotonicFactory()', ulidxMono]]), [
-  ["ulid monotonicFactory()", 3],
-]);
-report('UUIDv7', compare(calls, [['snowmint uuidv7()', sm.uuidv7], ['uuidv7 uuidv7()', uuidv7Pkg], ['uuid v7()', uuidV7]]), [
-  ['uuidv7 uuidv7()', 3],
-  ['uuid v7()', 10],
-]);
-report('UUIDv4, results dropped', compare(calls, [['snowmint uuidv4()', sm.uuidv4], ['crypto.randomUUID()', () => crypto.randomUUID()], ['uuid v4()', uuidV4]]), [
-  ['crypto.randomUUID()', 1],
-]);
+report(
+  'ULID',
+  compare(calls, [
+    ['snowmint ulid()', sm.ulid],
+    ['ulid monotonicFactory()', ulidMono],
+    ['ulidx monotonicFactory()', ulidxMono],
+  ]),
+  [['ulid monotonicFactory()', 3]],
+);
+report(
+  'UUIDv7',
+  compare(calls, [
+    ['snowmint uuidv7()', sm.uuidv7],
+    ['uuidv7 uuidv7()', uuidv7Pkg],
+    ['uuid v7()', uuidV7],
+  ]),
+  [
+    ['uuidv7 uuidv7()', 3],
+    ['uuid v7()', 10],
+  ],
+);
+report(
+  'UUIDv4, results dropped',
+  compare(calls, [
+    ['snowmint uuidv4()', sm.uuidv4],
+    ['crypto.randomUUID()', () => crypto.randomUUID()],
+    ['uuid v4()', uuidV4],
+  ]),
+  [['crypto.randomUUID()', 1]],
+);
 /** ns per ID when a million results are kept in an array. */
 function kept(f) {
   const out = new Array(1_000_000);
@@ -161,9 +184,14 @@ function kept(f) {
   for (let i = 0; i < out.length; i++) out[i] = f();
   return ((performance.now() - t) * 1e6) / out.length;
 }
-report('UUIDv4, 1,000,000 results kept', compare(kept, [['snowmint uuidv4()', sm.uuidv4], ['crypto.randomUUID()', () => crypto.randomUUID()]]), [
-  ['crypto.randomUUID()', 3],
-]);
+report(
+  'UUIDv4, 1,000,000 results kept',
+  compare(kept, [
+    ['snowmint uuidv4()', sm.uuidv4],
+    ['crypto.randomUUID()', () => crypto.randomUUID()],
+  ]),
+  [['crypto.randomUUID()', 3]],
+);
 
 // --- 4. decode --------------------------------------------------------------
 const sample = Array.from({ length: 1024 }, () => sapphire.generate());
@@ -179,22 +207,34 @@ report(
 
 // --- 5. the other kinds, for reference ---------------------------------------
 // Each snowmint row first, so the ratios compare it with its own peers.
-report('TypeID (for reference)', compare(calls, [
-  ["snowmint typeid('user')", () => sm.typeid('user')],
-  ["typeid-js typeid('user')", () => typeidJs('user').toString()],
-]));
-report('KSUID (for reference)', compare(calls, [
-  ['snowmint ksuid()', sm.ksuid],
-  ['ksuid randomSync()', () => KSUID.randomSync().string],
-]));
-report('ObjectId (for reference)', compare(calls, [
-  ['snowmint objectId()', sm.objectId],
-  ['bson new ObjectId()', () => new ObjectId().toHexString()],
-]));
-report('Random IDs, not time-ordered (for reference)', compare(calls, [
-  ['snowmint uuidv4()', sm.uuidv4],
-  ['hyperid()', hyperid()],
-]));
+report(
+  'TypeID (for reference)',
+  compare(calls, [
+    ["snowmint typeid('user')", () => sm.typeid('user')],
+    ["typeid-js typeid('user')", () => typeidJs('user').toString()],
+  ]),
+);
+report(
+  'KSUID (for reference)',
+  compare(calls, [
+    ['snowmint ksuid()', sm.ksuid],
+    ['ksuid randomSync()', () => KSUID.randomSync().string],
+  ]),
+);
+report(
+  'ObjectId (for reference)',
+  compare(calls, [
+    ['snowmint objectId()', sm.objectId],
+    ['bson new ObjectId()', () => new ObjectId().toHexString()],
+  ]),
+);
+report(
+  'Random IDs, not time-ordered (for reference)',
+  compare(calls, [
+    ['snowmint uuidv4()', sm.uuidv4],
+    ['hyperid()', hyperid()],
+  ]),
+);
 
 console.log('\nGoals');
 for (const r of results) console.log(`  ${r.met ? 'met   ' : 'MISSED'} ${r.goal.padEnd(58)} ${r.got}`);

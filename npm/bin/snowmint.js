@@ -108,7 +108,11 @@ function main(argv) {
     });
     if (values.json) return console.log(toJson(records.length === 1 ? records[0] : records));
     for (const rec of records) {
-      console.log(Object.entries(rec).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`).join('\n'));
+      console.log(
+        Object.entries(rec)
+          .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`)
+          .join('\n'),
+      );
       if (records.length > 1) console.log();
     }
     return;

@@ -33,6 +33,13 @@ export const addon = (() => {
   } catch (e) {
     if (e.code !== 'ERR_NO_NATIVE_BINARY') throw e;
     nativeError = e;
-    return new Proxy({}, { get: () => { throw e; } });
+    return new Proxy(
+      {},
+      {
+        get: () => {
+          throw e;
+        },
+      },
+    );
   }
 })();

@@ -48,7 +48,6 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const LO = LITTLE_ENDIAN ? 0 : 1;
 const HI = 1 - LO;
 
-
 function deepFreeze(o) {
   for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) deepFreeze(v);
   return Object.freeze(o);

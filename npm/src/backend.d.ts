@@ -74,8 +74,7 @@ export interface TestClockHandle {
   stepBack(ms: number): void;
 }
 
-export type TextKind =
-  | 'ulid' | 'uuidv7' | 'uuidv4' | 'uuidv1' | 'uuidv6' | 'ksuid' | 'objectid';
+export type TextKind = 'ulid' | 'uuidv7' | 'uuidv4' | 'uuidv1' | 'uuidv6' | 'ksuid' | 'objectid';
 
 export type IdKind = 'snowflake' | 'ulid' | 'uuid' | 'ksuid' | 'objectid' | 'typeid';
 

@@ -60,5 +60,5 @@ export function fromBackend(err) {
   if (err instanceof SnowmintError) return err;
   const code = err && typeof err.code === 'string' ? err.code : '';
   if (Object.hasOwn(CLASS_OF_CODE, code)) return makeError(code, err.message);
-  return new SnowmintError('ERR_INTERNAL', `internal error in snowmint: ${err && err.message}`, { cause: err });
+  return new SnowmintError('ERR_INTERNAL', `internal error in snowmint: ${err?.message}`, { cause: err });
 }

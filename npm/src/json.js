@@ -283,6 +283,7 @@ function located(err, text) {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERAL = /true|false|null/y;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON strings may not hold raw control characters; this is the rule that says so
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 
 /**
@@ -417,6 +418,7 @@ function parseRewritten(text, spans, fn, asString) {
       value = values[m];
       if (context !== undefined) context = { source: literals[m] };
     }
+    // biome-ignore lint/complexity/noArguments: a reviver gets a third argument only where the engine passes one, as JSON.parse does
     return arguments.length > 2 ? fn.call(this, key, value, context) : fn.call(this, key, value);
   };
   try {
@@ -509,7 +511,9 @@ export function stringify(value, replacer, space, options) {
       // A converted bigint did not end up as a value of its own: code of the caller's
       // serialized it during the call (the global JSON.stringify in a toJSON or replacer).
       // Another marker would meet the same fate, so say so instead of trying again.
-      throw new TypeError("stringify with { bigint: 'number' }: a toJSON, getter or replacer serialized a bigint itself during the call (with JSON.stringify?); call snowmint/json's stringify there instead");
+      throw new TypeError(
+        "stringify with { bigint: 'number' }: a toJSON, getter or replacer serialized a bigint itself during the call (with JSON.stringify?); call snowmint/json's stringify there instead",
+      );
     }
   }
 }
@@ -611,7 +615,7 @@ function propertyListReplacer(list) {
     else continue;
     if (!keys.includes(k)) keys.push(k);
   }
-  return function (key, v) {
+  return (key, v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
     if (v instanceof Number || v instanceof String || v instanceof Boolean || v instanceof BigInt) return v;
     const out = {};
@@ -639,7 +643,7 @@ const DECIMAL = /^-?(?:0|[1-9][0-9]*)$/;
  */
 export function reviver(fields) {
   const names = new Set(typeof fields === 'string' ? [fields] : fields);
-  return function (key, value) {
+  return (key, value) => {
     if (!names.has(key)) return value;
     if (typeof value === 'string') return DECIMAL.test(value) ? BigInt(value) : value;
     if (Array.isArray(value)) {

@@ -56,11 +56,7 @@ function noLease() {
   const why = isMainThread
     ? `no worker ID configured, and none can be leased: ${nativeError.message}`
     : `no worker ID configured in this worker thread: on snowmint's wasm build (${nativeError.message.split(',')[0]}) each thread mints from a generator of its own, so SNOWMINT_WORKER_ID (one per process) does not apply here: call configure({ workerId }) with a worker ID of this thread's own.`;
-  throw makeError(
-    'ERR_NO_WORKER_ID',
-    `${why} Without one, every process and worker thread would mint on worker ID 0. Where no worker ID is at hand, use ulid() or uuidv7().`,
-    { cause: nativeError },
-  );
+  throw makeError('ERR_NO_WORKER_ID', `${why} Without one, every process and worker thread would mint on worker ID 0. Where no worker ID is at hand, use ulid() or uuidv7().`, { cause: nativeError });
 }
 
 // No native binary fits this platform: the same API over the wasm build.

@@ -9,7 +9,7 @@ import constants from '../wasm/constants.js';
 
 // wasm-bindgen cannot borrow an optional handle, so a TestClock goes in as a
 // fresh handle to the same clock (the caller's stays usable).
-const share = (clock) => clock && clock.share();
+const share = (clock) => clock?.share();
 
 let backend = null;
 

@@ -63,11 +63,7 @@ test('a Vite build with no config file', { timeout: 300_000 }, async (t) => {
 
 test('an esbuild bundle with no options but --bundle and the entry points', { timeout: 120_000 }, async (t) => {
   const dir = appCopy(t);
-  execFileSync(
-    path.join(BIN, 'esbuild'),
-    ['app/main.js', 'app/worker.js', '--bundle', '--format=esm', '--outdir=app', '--allow-overwrite', '--log-level=warning'],
-    { cwd: dir, stdio: 'inherit' },
-  );
+  execFileSync(path.join(BIN, 'esbuild'), ['app/main.js', 'app/worker.js', '--bundle', '--format=esm', '--outdir=app', '--allow-overwrite', '--log-level=warning'], { cwd: dir, stdio: 'inherit' });
   checkResult(await runPage(`${path.relative(REPO_ROOT, dir)}/app/index.html`));
 });
 
@@ -76,11 +72,13 @@ test('the browser build imports no Node built-in', (t) => {
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const meta = path.join(dir, 'meta.json');
   // --platform=neutral: a node: import would not even resolve.
-  execFileSync(
-    path.join(BIN, 'esbuild'),
-    ['npm/src/browser.js', '--bundle', '--format=esm', '--platform=neutral', `--metafile=${meta}`, `--outfile=${dir}/out.js`, '--log-level=error'],
-    { cwd: REPO_ROOT },
-  );
+  execFileSync(path.join(BIN, 'esbuild'), ['npm/src/browser.js', '--bundle', '--format=esm', '--platform=neutral', `--metafile=${meta}`, `--outfile=${dir}/out.js`, '--log-level=error'], {
+    cwd: REPO_ROOT,
+  });
   const inputs = Object.keys(JSON.parse(readFileSync(meta, 'utf8')).inputs);
-  assert.deepEqual(inputs.filter((f) => !f.startsWith('npm/')), [], `inputs: ${inputs.join(', ')}`);
+  assert.deepEqual(
+    inputs.filter((f) => !f.startsWith('npm/')),
+    [],
+    `inputs: ${inputs.join(', ')}`,
+  );
 });

@@ -24,7 +24,7 @@ test('the inspector decodes a Discord ID and mints every kind, offline from file
       await page.fill('#id', '175928847299117063');
       const fields = page.locator('#fields');
       await assert.doesNotReject(fields.getByText('2016-04-30T11:18:25.796Z', { exact: true }).waitFor());
-      const text = await fields.innerText();
+      const text = await fields.textContent();
       assert.match(text, /kind\s+snowflake/);
       assert.match(text, /workerId\s+32/);
       assert.match(text, /sequence\s+7/);
@@ -46,7 +46,7 @@ test('the inspector decodes a Discord ID and mints every kind, offline from file
       };
       for (const [button, [kind, bits]] of Object.entries(kinds)) {
         await page.getByRole('button', { name: button, exact: true }).click();
-        assert.equal(await page.locator('#fields tr').first().innerText(), `kind\t${kind}`, button);
+        assert.equal(await page.locator('#fields tr').first().textContent(), `kind\t${kind}`, button);
         assert.equal(await page.locator('#bits span').count(), bits, button);
       }
       assert.deepEqual(errors, []);

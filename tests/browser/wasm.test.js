@@ -11,6 +11,8 @@ function inPage(fn, arg) {
     const result = await page.evaluate(
       async ({ baseUrl, source, arg }) => {
         const sm = await import(`${baseUrl}/npm/src/browser.js`);
+        // biome-ignore lint/complexity/noCommaOperator: indirect eval runs the test's function in the page's global scope
+        // biome-ignore lint/security/noGlobalEval: the source is this test file's own function, sent to the page
         return (0, eval)(`(${source})`)(sm, baseUrl, arg);
       },
       { baseUrl, source: fn.toString(), arg },
@@ -36,7 +38,11 @@ test('1M ULIDs and 1M UUIDv7s: strictly increasing (so unique); 1M Snowflakes to
     const N = 1_000_000;
     const out = {};
     sm.configure({ workerId: 1 });
-    for (const [name, mint] of [['ulid', sm.ulid], ['uuidv7', sm.uuidv7], ['nextId', sm.nextId]]) {
+    for (const [name, mint] of [
+      ['ulid', sm.ulid],
+      ['uuidv7', sm.uuidv7],
+      ['nextId', sm.nextId],
+    ]) {
       const t0 = performance.now();
       let prev = mint();
       let bad = 0;
@@ -90,7 +96,10 @@ test('minting works with the network switched off', { timeout: 120_000 }, async 
       const r = await page.evaluate(async (baseUrl) => {
         const sm = window.sm;
         const online = navigator.onLine;
-        const fetchFails = await fetch(`${baseUrl}/tests/vectors/ulid.json`).then(() => false, () => true);
+        const fetchFails = await fetch(`${baseUrl}/tests/vectors/ulid.json`).then(
+          () => false,
+          () => true,
+        );
         const kinds = [sm.ulid, sm.uuidv7, sm.uuidv4, sm.uuidv1, sm.uuidv6, sm.ksuid, sm.objectId, () => sm.typeid('user')];
         const minted = kinds.flatMap((mint) => Array.from({ length: 10_000 }, mint));
         const decoded = minted.filter((_, i) => i % 997 === 0).map((id) => sm.decode(id).kind);
@@ -102,7 +111,11 @@ test('minting works with the network switched off', { timeout: 120_000 }, async 
       assert.equal(r.unique, r.minted);
       assert.deepEqual([...new Set(r.decoded)].sort(), ['ksuid', 'objectid', 'typeid', 'ulid', 'uuid']);
       assert.match(r.nextId, /^\d+$/);
-      assert.deepEqual(requests.filter((u) => u.endsWith('.wasm')), [], 'no .wasm file is fetched');
+      assert.deepEqual(
+        requests.filter((u) => u.endsWith('.wasm')),
+        [],
+        'no .wasm file is fetched',
+      );
     } finally {
       await context.close();
     }
@@ -166,7 +179,10 @@ test('nextId() with no worker ID configured throws ConfigError on a page and in 
     assert.match(e.message, /configure\(\{ workerId \}\)/);
     assert.match(e.message, /ulid\(\) or uuidv7\(\)/);
   }
-  assert.deepEqual(r.refused, [{ config: true, code: 'ERR_NO_WORKER_ID' }, { config: true, code: 'ERR_NO_WORKER_ID' }]);
+  assert.deepEqual(r.refused, [
+    { config: true, code: 'ERR_NO_WORKER_ID' },
+    { config: true, code: 'ERR_NO_WORKER_ID' },
+  ]);
   assert.equal(r.unique, 400_000, 'two workers with their own worker IDs mint no duplicate');
   assert.deepEqual(r.workerIds, [1, 2]);
   assert.equal(r.ulid, 26);

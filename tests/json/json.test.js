@@ -110,7 +110,10 @@ test('parse and stringify keep exact outputs (node:assert)', () => {
   assert.equal(json.stringify({ id: 1234567890123456789n, a: [1n] }), '{"id":"1234567890123456789","a":["1"]}');
   assert.equal(json.stringify({ id: 1234567890123456789n }, null, 2, { bigint: 'number' }), '{\n  "id": 1234567890123456789\n}');
   assert.equal(json.stringify({ a: 1n, b: 2, c: 3n }, ['c', 'b']), '{"c":"3","b":2}');
-  assert.equal(json.stringify({ a: 1n }, (k, v) => (k === 'a' ? v * 10n : v), '--'), '{\n--"a": "10"\n}');
+  assert.equal(
+    json.stringify({ a: 1n }, (k, v) => (k === 'a' ? v * 10n : v), '--'),
+    '{\n--"a": "10"\n}',
+  );
   assert.deepStrictEqual(json.parse('{"a":18446744073709551615,"b":-0}'), { a: 18446744073709551615n, b: -0 });
   assert.throws(() => json.parse('{"a":18446744073709551615,}'), SyntaxError);
   assert.throws(() => json.parse('{"a":18446744073709551615,}'), { message: /position 26/ });

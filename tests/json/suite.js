@@ -83,7 +83,7 @@ function throwsSyntax(fn, what) {
   try {
     fn();
   } catch (e) {
-    if (!(e instanceof SyntaxError)) fail(`${what}: threw ${e && e.name} (${e && e.message}), expected SyntaxError`);
+    if (!(e instanceof SyntaxError)) fail(`${what}: threw ${e?.name} (${e?.message}), expected SyntaxError`);
     return e;
   }
   fail(`${what}: did not throw`);
@@ -141,7 +141,7 @@ export function checkConformanceCase(json, c) {
     try {
       actual = run();
     } catch (e) {
-      fail(`${c.name}: threw ${e && e.name}: ${e && e.message}`);
+      fail(`${c.name}: threw ${e?.name}: ${e?.message}`);
     }
     const d = losslessDiff(actual, native, mode);
     if (d) fail(`${c.name} (${mode} mode): ${d}`);
@@ -178,12 +178,32 @@ export const unitChecks = [
   [
     'parse: unsafe integers become bigint, everything else as JSON.parse',
     (json) => {
-      const t = '{"a":12345678901234567890,"b":[-9007199254740992,9007199254740991,-9007199254740991,9007199254740992,9999999999999999,1e30,12345678901234567890.5,1234567890123456789e2,-0,0.30000000000000004,-0.0,1E400],"c":"12345678901234567890"}';
-      eq(json.parse(t), {
-        a: 12345678901234567890n,
-        b: [-9007199254740992n, 9007199254740991, -9007199254740991, 9007199254740992n, 9999999999999999n, 1e30, 12345678901234567890.5, 1234567890123456789e2, -0, 0.30000000000000004, -0, Infinity],
-        c: '12345678901234567890',
-      }, 'parse');
+      const t =
+        '{"a":12345678901234567890,"b":[-9007199254740992,9007199254740991,-9007199254740991,9007199254740992,9999999999999999,1e30,12345678901234567890.5,1234567890123456789e2,-0,0.30000000000000004,-0.0,1E400],"c":"12345678901234567890"}';
+      eq(
+        json.parse(t),
+        {
+          a: 12345678901234567890n,
+          b: [
+            -9007199254740992n,
+            9007199254740991,
+            -9007199254740991,
+            9007199254740992n,
+            9999999999999999n,
+            1e30,
+            // biome-ignore lint/correctness/noPrecisionLoss: doubles that are not exact integers must stay numbers
+            12345678901234567890.5,
+            // biome-ignore lint/correctness/noPrecisionLoss: as above
+            1234567890123456789e2,
+            -0,
+            0.30000000000000004,
+            -0,
+            Infinity,
+          ],
+          c: '12345678901234567890',
+        },
+        'parse',
+      );
       if (!Object.is(json.parse('-0'), -0)) fail('-0 at the root');
       if (!Object.is(json.parse('[-0]')[0], -0)) fail('-0 in an array');
       eq(json.parse(' -98765432109876543210 '), -98765432109876543210n, 'root integer');
@@ -206,14 +226,23 @@ export const unitChecks = [
       const t = '{"12345678901234567890":"a: 12345678901234567890, [12345678901234567891]","k":[12345678901234567892],"s":"\\" ,12345678901234567893 ","e":"\\\\"}';
       eq(json.parse(t), { '12345678901234567890': 'a: 12345678901234567890, [12345678901234567891]', k: [12345678901234567892n], s: '" ,12345678901234567893 ', e: '\\' }, 'strings');
       eq(json.parse('"[12345678901234567890]"'), '[12345678901234567890]', 'embedded JSON');
-      eq(json.parse('["\\u0000", 12345678901234567890, "\\u0000\\u00001", "\u009f1", "\\u009f0", "\\u009F0"]'), ['\u0000', 12345678901234567890n, '\u0000\u00001', '\u009f1', '\u009f0', '\u009f0'], 'marker look-alikes');
-      eq(json.parse('{"__proto__":12345678901234567890}'), JSON.parse('{"__proto__":0}', (k, v) => (k === '__proto__' ? 12345678901234567890n : v)), '__proto__ key');
+      eq(
+        json.parse('["\\u0000", 12345678901234567890, "\\u0000\\u00001", "\u009f1", "\\u009f0", "\\u009F0"]'),
+        ['\u0000', 12345678901234567890n, '\u0000\u00001', '\u009f1', '\u009f0', '\u009f0'],
+        'marker look-alikes',
+      );
+      eq(
+        json.parse('{"__proto__":12345678901234567890}'),
+        JSON.parse('{"__proto__":0}', (k, v) => (k === '__proto__' ? 12345678901234567890n : v)),
+        '__proto__ key',
+      );
       const o = json.parse('{"__proto__":12345678901234567890}');
+      // biome-ignore lint/suspicious/noProto: the test is that __proto__ stays an own data property
       if (Object.getPrototypeOf(o) !== Object.prototype || o.__proto__ !== 12345678901234567890n) fail('__proto__ must stay an own data property');
     },
   ],
   [
-    'parse: malformed input throws JSON.parse\'s SyntaxError',
+    "parse: malformed input throws JSON.parse's SyntaxError",
     (json) => {
       const bad = [
         '{12345678901234567890:1}',
@@ -278,15 +307,31 @@ export const unitChecks = [
     'parse: reviver semantics kept, and it sees bigints',
     (json) => {
       const seen = [];
-      const out = json.parse('{"a":[12345678901234567890,2],"b":{"c":-12345678901234567890},"d":1}', function (k, v) {
+      const out = json.parse('{"a":[12345678901234567890,2],"b":{"c":-12345678901234567890},"d":1}', (k, v) => {
         seen.push([k, typeof v === 'object' && v !== null ? (Array.isArray(v) ? 'array' : 'object') : v]);
         if (k === 'd') return undefined;
         if (typeof v === 'bigint') return v + 1n;
         return v;
       });
       eq(out, { a: [12345678901234567891n, 2], b: { c: -12345678901234567889n } }, 'result');
-      eq(seen, [['0', 12345678901234567890n], ['1', 2], ['a', 'array'], ['c', -12345678901234567890n], ['b', 'object'], ['d', 1], ['', 'object']], 'call order');
-      eq(json.parse('[1,12345678901234567890]', (k, v) => (k === '0' ? undefined : v)), JSON.parse('[1,2]', (k, v) => (k === '0' ? undefined : k === '1' ? 12345678901234567890n : v)), 'deleted element');
+      eq(
+        seen,
+        [
+          ['0', 12345678901234567890n],
+          ['1', 2],
+          ['a', 'array'],
+          ['c', -12345678901234567890n],
+          ['b', 'object'],
+          ['d', 1],
+          ['', 'object'],
+        ],
+        'call order',
+      );
+      eq(
+        json.parse('[1,12345678901234567890]', (k, v) => (k === '0' ? undefined : v)),
+        JSON.parse('[1,2]', (k, v) => (k === '0' ? undefined : k === '1' ? 12345678901234567890n : v)),
+        'deleted element',
+      );
       let err = null;
       try {
         json.parse('[12345678901234567890]', () => {
@@ -295,7 +340,7 @@ export const unitChecks = [
       } catch (e) {
         err = e;
       }
-      if (!err || err.message !== 'mine') fail(`an error thrown by the reviver must propagate, got ${err && err.message}`);
+      if (err?.message !== 'mine') fail(`an error thrown by the reviver must propagate, got ${err?.message}`);
     },
   ],
   [
@@ -314,8 +359,12 @@ export const unitChecks = [
       const date = new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 6));
       const values = [
         { a: 1, b: [true, null, 'x', { c: undefined, d: () => 1 }], e: -0, f: NaN, g: Infinity, h: date, i: 'é\u2028"\\\ud800', 2: 'two' },
-        [undefined, function () {}, Symbol('s')],
-        { toJSON(key) { return { key, n: new Number(3), s: new String('s'), b: new Boolean(false) }; } },
+        [undefined, () => {}, Symbol('s')],
+        {
+          toJSON(key) {
+            return { key, n: new Number(3), s: new String('s'), b: new Boolean(false) };
+          },
+        },
         undefined,
         'plain',
         42,
@@ -348,7 +397,7 @@ export const unitChecks = [
       if (json.stringify(v, null, '\t') !== JSON.stringify(JSON.parse(expected), null, '\t')) fail('space tab');
       if (json.stringify(v, ['list', 'id', 'deep']) !== '{"list":["1",["2",{"deep":"3"}]],"id":"1234567890123456789"}') fail(`array replacer: ${json.stringify(v, ['list', 'id', 'deep'])}`);
       const seen = [];
-      const out = json.stringify(v, function (k, x) {
+      const out = json.stringify(v, (k, x) => {
         if (typeof x === 'bigint') seen.push(k);
         return k === 'small' ? undefined : typeof x === 'bigint' ? x * 2n : x;
       });
@@ -376,8 +425,16 @@ export const unitChecks = [
         if (json.stringify(v, null, undefined, { bigint: 'number' }) !== expected) fail(`raw: ${json.stringify(v, null, undefined, { bigint: 'number' })}`);
       }
       if (json.stringify(v, { bigint: 'number' }) !== expected) fail('options as 2nd argument');
-      if (json.stringify(v, null, 1, { bigint: 'number' }) !== JSON.stringify(JSON.parse(expected), null, 1).replace('"id": 1234567890123456800', '"id": 1234567890123456789').replace('"neg": -98765432109876540000', '"neg": -98765432109876543210')) fail('raw with space');
-      if (json.stringify(v, (k, x) => (typeof x === 'bigint' ? x + 1n : x), undefined, { bigint: 'number' }) !== expected.replace('1234567890123456789', '1234567890123456790').replace('-98765432109876543210', '-98765432109876543209').replace('[1,', '[2,')) fail('raw with replacer');
+      if (
+        json.stringify(v, null, 1, { bigint: 'number' }) !==
+        JSON.stringify(JSON.parse(expected), null, 1).replace('"id": 1234567890123456800', '"id": 1234567890123456789').replace('"neg": -98765432109876540000', '"neg": -98765432109876543210')
+      )
+        fail('raw with space');
+      if (
+        json.stringify(v, (k, x) => (typeof x === 'bigint' ? x + 1n : x), undefined, { bigint: 'number' }) !==
+        expected.replace('1234567890123456789', '1234567890123456790').replace('-98765432109876543210', '-98765432109876543209').replace('[1,', '[2,')
+      )
+        fail('raw with replacer');
       if (json.stringify(5n, { bigint: 'number' }) !== '5') fail('root raw');
       eq(json.parse(json.stringify(v, { bigint: 'number' })), { id: 1234567890123456789n, neg: -98765432109876543210n, s: v.s, t: v.t, list: [1, 2] }, 'round trip');
       if ('toJSON' in BigInt.prototype) fail('BigInt.prototype.toJSON left behind');
@@ -435,7 +492,11 @@ export const unitChecks = [
       // From a replacer function, which sees bigints as they are in both calls.
       const viaReplacer = json.stringify({ a: 3n, b: 'x' }, (k, v) => (k === 'b' ? json.stringify([4n], number) : v));
       eq(viaReplacer, '{"a":"3","b":"[4]"}', 'number mode inside a replacer');
-      eq(json.stringify({ a: 5n, b: 'x' }, (k, v) => (k === 'b' ? json.stringify([6n]) : v), undefined, number), '{"a":5,"b":' + JSON.stringify('["6"]') + '}', 'default mode inside a replacer in number mode');
+      eq(
+        json.stringify({ a: 5n, b: 'x' }, (k, v) => (k === 'b' ? json.stringify([6n]) : v), undefined, number),
+        '{"a":5,"b":' + JSON.stringify('["6"]') + '}',
+        'default mode inside a replacer in number mode',
+      );
       if ('toJSON' in BigInt.prototype) fail('BigInt.prototype.toJSON left behind');
       // The global JSON.stringify in a toJSON during a number-mode call: a TypeError that says so, not a loop.
       let err = null;
@@ -470,7 +531,7 @@ export function runUnitChecks(json) {
       fn(json);
       passed.push(name);
     } catch (e) {
-      failures.push(`${name}: ${e && e.message}`);
+      failures.push(`${name}: ${e?.message}`);
     }
   }
   return { passed, failures };
@@ -490,7 +551,30 @@ export function prng(seed) {
   };
 }
 
-const STRING_BITS = ['a', 'id', ' ', '"', '\\', '/', '\n', '\u0000', '\u001f', '\u009f', 'é', '\u2028', '😀', '\ud800', '12345678901234567890', '-9007199254740993', ':', ',', '[', '{', '\\u0000', '0'];
+const STRING_BITS = [
+  'a',
+  'id',
+  ' ',
+  '"',
+  '\\',
+  '/',
+  '\n',
+  '\u0000',
+  '\u001f',
+  '\u009f',
+  'é',
+  '\u2028',
+  '😀',
+  '\ud800',
+  '12345678901234567890',
+  '-9007199254740993',
+  ':',
+  ',',
+  '[',
+  '{',
+  '\\u0000',
+  '0',
+];
 
 /**
  * A random JSON-able value carrying bigints (always outside the safe range, so
@@ -514,12 +598,18 @@ export function randomValue(rnd, depth = 0) {
   };
   const r = pick(depth > 4 ? 6 : 9);
   switch (r) {
-    case 0: return big();
-    case 1: return rnd() < 0.5 ? big() : pick(2 ** 31) - 2 ** 30;
-    case 2: return [0.5, 1e21, 1e-7, 0.30000000000000004, 9007199254740991, -9007199254740991, 123.456, 5e-324, 1.7976931348623157e308][pick(9)];
-    case 3: return str();
-    case 4: return rnd() < 0.5;
-    case 5: return null;
+    case 0:
+      return big();
+    case 1:
+      return rnd() < 0.5 ? big() : pick(2 ** 31) - 2 ** 30;
+    case 2:
+      return [0.5, 1e21, 1e-7, 0.30000000000000004, 9007199254740991, -9007199254740991, 123.456, 5e-324, 1.7976931348623157e308][pick(9)];
+    case 3:
+      return str();
+    case 4:
+      return rnd() < 0.5;
+    case 5:
+      return null;
     case 6:
     case 7: {
       const o = {};

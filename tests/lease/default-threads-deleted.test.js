@@ -32,8 +32,11 @@ test('the lease directory deleted while 3 worker_threads mint with no configurat
   await sleep(400);
   rmSync(dir, { recursive: true });
   const done = await runs;
-  assert.ok(done.some((r) => r.lost > 0), 'no thread noticed the deleted lock file');
+  assert.ok(
+    done.some((r) => r.lost > 0),
+    'no thread noticed the deleted lock file',
+  );
   assertUnique([BigUint64Array.of(first), ...done.map((r) => r.ids)]);
-  const last = done.map((r) => r.ids.at(-1)).reduce((a, b) => (a > b ? a : b));
+  const last = done.map((r) => r.ids.at(-1)).reduce((a, b) => Math.max(a, b));
   assertOneHeldLock(dir, decode(last).workerId);
 });

@@ -81,7 +81,7 @@ export function assertUnique(arrays) {
   return all.length;
 }
 
-const max = (a) => a.reduce((m, v) => (v > m ? v : m), 0n);
+const max = (a) => a.reduce((m, v) => Math.max(v, m), 0n);
 
 /** Resolves with `promise`, or fails the test after `ms`. */
 async function within(promise, ms, what) {
@@ -224,7 +224,9 @@ export function ttlLeaseSuite({ name, start, stores, total, dataLoss }) {
         const n = next();
         const who = msgs.b.includes(n) ? 'another process' : 'the old holder';
         const waited = n.heldAt - Math.max(lostAt, n.claimedAt ?? 0);
-        t.diagnostic(`${how}: ${who} held worker ID ${n.workerId} ${n.heldAt - lostAt} ms after the loss (claimed ${n.claimedAt ? n.claimedAt - lostAt : '?'} ms after it, waited ${waited} ms); ids: old holder ${ids[0].length}, other ${ids[1].length}; lease errors: ${JSON.stringify(has('a', 'done')?.errors)}`);
+        t.diagnostic(
+          `${how}: ${who} held worker ID ${n.workerId} ${n.heldAt - lostAt} ms after the loss (claimed ${n.claimedAt ? n.claimedAt - lostAt : '?'} ms after it, waited ${waited} ms); ids: old holder ${ids[0].length}, other ${ids[1].length}; lease errors: ${JSON.stringify(has('a', 'done')?.errors)}`,
+        );
         assert.equal(n.workerId, 3);
         assert.ok(ids[0].length > 0, 'the old holder minted nothing');
         if (who === 'another process') assert.ok(ids[1].length > 0, 'the next holder minted nothing');
@@ -252,10 +254,14 @@ export function ttlLeaseSuite({ name, start, stores, total, dataLoss }) {
       if (m.type === 'acquired') acquired = m;
       else minted = BigInt(m.max);
     });
-    await until(() => {
-      assert.equal(child.exitCode, null, 'the minter exited before minting');
-      return acquired !== null && minted > 0n;
-    }, 20_000, 'the minter did not start minting');
+    await until(
+      () => {
+        assert.equal(child.exitCode, null, 'the minter exited before minting');
+        return acquired !== null && minted > 0n;
+      },
+      20_000,
+      'the minter did not start minting',
+    );
     await sleep(timing.renewMs * 1.5); // renewed at least once
     child.kill('SIGKILL');
     await once(child, 'exit');

@@ -17,7 +17,9 @@ import { tempDir } from './servers.js';
 
 const MINTER = new URL('./zero-config-minter.js', import.meta.url).pathname;
 const dirs = [];
-test.after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+test.after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 /** Forks a zero-config minter on `leaseDir`; resolves once it minted its first ID. */
 async function start(leaseDir, out) {
@@ -71,9 +73,12 @@ test('a lease in this process whose lock file is deleted: one ERR_LEASE_LOST, th
   const before = Array.from({ length: 10_000 }, () => sf.next());
   rmSync(join(dir, 'worker-2.lock'));
   // What is left of a run checked before the deletion may still be handed out; the next claim throws.
-  assert.throws(() => {
-    for (let i = 0; i < 5000; i++) before.push(sf.next());
-  }, (e) => e.name === 'LeaseError' && e.code === 'ERR_LEASE_LOST' && /re-acquired worker ID 2/.test(e.message));
+  assert.throws(
+    () => {
+      for (let i = 0; i < 5000; i++) before.push(sf.next());
+    },
+    (e) => e.name === 'LeaseError' && e.code === 'ERR_LEASE_LOST' && /re-acquired worker ID 2/.test(e.message),
+  );
   assert.deepEqual(lost, ['ERR_LEASE_LOST']);
   assert.equal(lease.state, 'held');
   const after = Array.from({ length: 10_000 }, () => sf.next());

@@ -54,7 +54,7 @@ const refused = (r, pattern) => {
 
 const squatted = (name) => join(parent, `snowmint-leases-${name}`);
 
-test('an attacker\'s 0755 lease directory (deny service, delete the victim\'s lock files): refused, ERR_LEASE_DIR_UNSAFE', { skip }, () => {
+test("an attacker's 0755 lease directory (deny service, delete the victim's lock files): refused, ERR_LEASE_DIR_UNSAFE", { skip }, () => {
   const dir = squatted('a');
   assert.equal(asAttacker('mkdir', '-m', '0755', dir), 0);
   refused(victim(`localLease({ dir: '${dir}' })`), /owned by uid \d+, not by this process's uid 0/);
@@ -66,14 +66,14 @@ test('an attacker\'s 0755 lease directory (deny service, delete the victim\'s lo
   refused(victim('nextId()', { TMPDIR: tmp, SNOWMINT_LEASE_DIR: '' }), /owned by uid/);
 });
 
-test('an attacker\'s 0777 lease directory (take every worker ID, delete lock files): refused, ERR_LEASE_DIR_UNSAFE', { skip }, () => {
+test("an attacker's 0777 lease directory (take every worker ID, delete lock files): refused, ERR_LEASE_DIR_UNSAFE", { skip }, () => {
   const dir = squatted('b');
   assert.equal(asAttacker('mkdir', '-m', '0777', dir), 0);
   refused(victim(`localLease({ dir: '${dir}' })`), /owned by uid/);
   assert.equal(existsSync(join(dir, 'worker-0.lock')), false, 'the victim created a lock file in it');
 });
 
-test('the victim\'s own directory made writable by others: refused until chmod go-w', { skip }, () => {
+test("the victim's own directory made writable by others: refused until chmod go-w", { skip }, () => {
   const dir = join(parent, 'own-writable');
   mkdirSync(dir, { mode: 0o700 });
   chmodSync(dir, 0o777);
@@ -94,7 +94,7 @@ test('a FIFO named like a lock file (hang nextId() forever): refused at once, no
   refused(victim(`localLease({ dir: '${own}', workerIds: { min: 0, max: 0 } })`), /worker-0\.lock is not a regular file/);
 });
 
-test('a symlink named like a lock file (write into a file of the attacker\'s choosing): refused, the target untouched', { skip }, () => {
+test("a symlink named like a lock file (write into a file of the attacker's choosing): refused, the target untouched", { skip }, () => {
   const target = join(parent, 'precious');
   writeFileSync(target, 'precious\n', { mode: 0o644 });
   const dir = squatted('d');
@@ -112,7 +112,7 @@ test('a symlink named like a lock file (write into a file of the attacker\'s cho
   refused(victim(`localLease({ dir: '${linked}' })`), /is a symbolic link/);
 });
 
-test('a directory snowmint creates is 0700 with 0600 lock files: the attacker cannot delete the victim\'s lock file', { skip }, () => {
+test("a directory snowmint creates is 0700 with 0600 lock files: the attacker cannot delete the victim's lock file", { skip }, () => {
   const dir = join(parent, 'created', 'leases');
   const holder = spawnSync(process.execPath, ['--input-type=module', '-e', `import { localLease } from '${LEASE}'; localLease({ dir: '${dir}' });`], { encoding: 'utf8', timeout: 15_000 });
   assert.equal(holder.status, 0, holder.stderr);

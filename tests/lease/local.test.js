@@ -18,7 +18,9 @@ const leaseDir = () => {
   dirs.push(d);
   return d;
 };
-test.after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+test.after(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 test('node:cluster, 8 workers x 1M nextId() with no configuration: 0 duplicates, 8 distinct worker IDs', async () => {
   const out = tempDir('cluster');
@@ -32,7 +34,7 @@ test('node:cluster, 8 workers x 1M nextId() with no configuration: 0 duplicates,
     forked.push(w);
     const [msg] = await once(w, 'message');
     // All 8 hold their worker IDs at once before any mints on.
-    if (++leased === 8) forked.forEach((f) => f.send('go'));
+    if (++leased === 8) for (const f of forked) f.send('go');
     const [code] = await once(w, 'exit');
     assert.equal(code, 0);
     const buf = readFileSync(file);
@@ -48,10 +50,14 @@ test('local: a SIGKILLed holder frees its worker ID at once; the successor start
   const child = spawnMinter({ store: 'local', url: dir, lease: { workerIds: { min: 3, max: 3 } }, forever: true });
   let minted = 0n;
   child.on('message', (m) => m.type === 'minted' && (minted = BigInt(m.max)));
-  await until(() => {
-    assert.equal(child.exitCode, null, 'the minter exited before minting');
-    return minted > 0n;
-  }, 20_000, 'the minter did not start minting');
+  await until(
+    () => {
+      assert.equal(child.exitCode, null, 'the minter exited before minting');
+      return minted > 0n;
+    },
+    20_000,
+    'the minter did not start minting',
+  );
   await sleep(1500); // past at least one extension of the reserved bound
   child.kill('SIGKILL');
   await once(child, 'exit');
@@ -80,7 +86,10 @@ test('local: a clock stepped back 10 s across a restart: the generator refuses u
   const b = localLease(opts);
   assert.equal(b.workerId, 0);
   const sb = new Snowflake({ lease: b, clock });
-  assert.throws(() => sb.next(), (e) => e instanceof ClockError && e.code === 'ERR_CLOCK_BACKWARDS');
+  assert.throws(
+    () => sb.next(),
+    (e) => e instanceof ClockError && e.code === 'ERR_CLOCK_BACKWARDS',
+  );
   clock.advance(10_000);
   const after = [];
   for (let t = 0; t < 2000; t++) {
@@ -113,9 +122,12 @@ test('local: all 1024 worker IDs leased: the next claim fails with ERR_LEASE_UNA
   const leases = Array.from({ length: 1024 }, () => localLease({ dir }));
   try {
     assert.equal(new Set(leases.map((l) => l.workerId)).size, 1024);
-    assert.throws(() => localLease({ dir }), (e) => e instanceof LeaseError && e.code === 'ERR_LEASE_UNAVAILABLE' && /all 1024 worker IDs/.test(e.message));
+    assert.throws(
+      () => localLease({ dir }),
+      (e) => e instanceof LeaseError && e.code === 'ERR_LEASE_UNAVAILABLE' && /all 1024 worker IDs/.test(e.message),
+    );
   } finally {
-    leases.forEach((l) => l.release());
+    for (const l of leases) l.release();
   }
 });
 
@@ -124,13 +136,19 @@ test('a lease drives one generator; a released lease stops minting; lease and wo
   const sf = new Snowflake({ lease });
   assert.equal(sf.workerId, lease.workerId);
   assert.throws(() => new Snowflake({ lease }), { code: 'ERR_LEASE_IN_USE' });
-  assert.throws(() => configure({ lease, workerId: 1 }), (e) => e instanceof ConfigError && e.code === 'ERR_INVALID_OPTION');
+  assert.throws(
+    () => configure({ lease, workerId: 1 }),
+    (e) => e instanceof ConfigError && e.code === 'ERR_INVALID_OPTION',
+  );
   assert.throws(() => new Snowflake({ lease: {} }), { code: 'ERR_INVALID_ARG_TYPE' });
   sf.next();
   lease.release();
-  assert.throws(() => {
-    for (let i = 0; i < 10_000; i++) sf.next();
-  }, (e) => e instanceof LeaseError && e.code === 'ERR_LEASE_RELEASED');
+  assert.throws(
+    () => {
+      for (let i = 0; i < 10_000; i++) sf.next();
+    },
+    (e) => e instanceof LeaseError && e.code === 'ERR_LEASE_RELEASED',
+  );
   assert.throws(() => new Snowflake({ layout: { timeBits: 43, workerBits: 8, sequenceBits: 12 }, lease: localLease({ dir: leaseDir() }) }), { code: 'ERR_WORKER_ID_RANGE' });
 });
 

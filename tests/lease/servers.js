@@ -119,8 +119,25 @@ export async function startEtcd() {
   const peerUrl = `http://127.0.0.1:${peer}`;
   const server = new Server(
     'etcd',
-    ['etcd', '--name', 'lease-test', '--data-dir', join(dir, 'data'), '--listen-client-urls', client, '--advertise-client-urls', client,
-      '--listen-peer-urls', peerUrl, '--initial-advertise-peer-urls', peerUrl, '--initial-cluster', `lease-test=${peerUrl}`, '--log-level', 'error'],
+    [
+      'etcd',
+      '--name',
+      'lease-test',
+      '--data-dir',
+      join(dir, 'data'),
+      '--listen-client-urls',
+      client,
+      '--advertise-client-urls',
+      client,
+      '--listen-peer-urls',
+      peerUrl,
+      '--initial-advertise-peer-urls',
+      peerUrl,
+      '--initial-cluster',
+      `lease-test=${peerUrl}`,
+      '--log-level',
+      'error',
+    ],
     async () => (await fetch(`${client}/health`)).ok,
   );
   await server.start();

@@ -44,6 +44,9 @@ test("require('snowmint') and require('snowmint/json')", () => {
   const root = load('');
   const json = load('/json');
   assert.equal(typeof root.nextId(), 'bigint');
-  assert.throws(() => root.decode('x'), (e) => e instanceof root.InvalidIdError && e.code === 'ERR_PARSE');
+  assert.throws(
+    () => root.decode('x'),
+    (e) => e instanceof root.InvalidIdError && e.code === 'ERR_PARSE',
+  );
   assert.equal(json.stringify({ id: 12345678901234567890n }), '{"id":"12345678901234567890"}');
 });

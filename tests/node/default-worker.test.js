@@ -91,7 +91,9 @@ test('the Node entry without a native binary: the same ConfigError, naming SNOWM
 // A layout with 4 worker bits (16 worker IDs).
 const SMALL = `{ timeBits: 51, workerBits: 4, sequenceBits: 8 }`;
 
-test('configure({ layout }) after a zero-config nextId() keeps the leased worker ID, as configured first', { skip: sm.backendName !== 'native' && 'the zero-config lease needs the native addon' }, (t) => {
+test('configure({ layout }) after a zero-config nextId() keeps the leased worker ID, as configured first', {
+  skip: sm.backendName !== 'native' && 'the zero-config lease needs the native addon',
+}, (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'snowmint-leases-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const entry = new URL('node.js', SRC).href;
@@ -99,7 +101,7 @@ test('configure({ layout }) after a zero-config nextId() keeps the leased worker
   const after = run(`const zero = sm.decode(sm.nextId()).workerId;
     const e = err(() => sm.configure({ layout: ${SMALL} }));
     return { zero, e, id: e ? null : sm.decode(sm.nextId(), { layout: ${SMALL} }).workerId };`);
-  assert.equal(after.e, null, after.e && after.e.message);
+  assert.equal(after.e, null, after.e?.message);
   assert.equal(after.id, after.zero);
   const first = run(`sm.configure({ layout: ${SMALL} }); return sm.decode(sm.nextId(), { layout: ${SMALL} }).workerId;`);
   assert.ok(first < 16);
@@ -114,8 +116,12 @@ test('a zero-config worker ID the new layout cannot hold is a ConfigError that s
     for (const l of held) l.release();
     rmSync(dir, { recursive: true, force: true });
   });
-  const r = inChild(new URL('node.js', SRC).href, `const zero = sm.decode(sm.nextId()).workerId;
-    return { zero, e: err(() => sm.configure({ layout: ${SMALL} })) };`, { SNOWMINT_LEASE_DIR: dir });
+  const r = inChild(
+    new URL('node.js', SRC).href,
+    `const zero = sm.decode(sm.nextId()).workerId;
+    return { zero, e: err(() => sm.configure({ layout: ${SMALL} })) };`,
+    { SNOWMINT_LEASE_DIR: dir },
+  );
   assert.equal(r.zero, 16);
   assert.deepEqual([r.e.name, r.e.code], ['ConfigError', 'ERR_WORKER_ID_RANGE']);
   assert.match(r.e.message, /zero-config worker ID is 16 .* only 16 worker IDs: configure the layout before the first nextId\(\)/);

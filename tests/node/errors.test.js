@@ -58,6 +58,7 @@ test('malformed IDs of every kind', () => {
 });
 
 test('wrong argument types', () => {
+  // biome-ignore lint/correctness/noPrecisionLoss: the point: a number cannot hold this ID
   throwsCode(assert, () => sm.decode(175928847299117063), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /pass a bigint or a decimal string/);
   throwsCode(assert, () => sm.decode(null), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /got null/);
   throwsCode(assert, () => sm.decode(1n, { kind: 'ulid' }), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE');
@@ -124,7 +125,9 @@ test('SNOWMINT_WORKER_ID sets the default worker ID, and a bad one is a clear er
     try { console.log(sm.decode(sm.nextId()).workerId); } catch (e) { console.log(e.name, e.code, e.message); }
   });`;
   const run = (value) =>
-    execFileSync(process.execPath, ['-e', script], { env: { ...process.env, SNOWMINT_WORKER_ID: value } }).toString().trim();
+    execFileSync(process.execPath, ['-e', script], { env: { ...process.env, SNOWMINT_WORKER_ID: value } })
+      .toString()
+      .trim();
   assert.equal(run('42'), '42');
   assert.match(run('abc'), /^ConfigError ERR_WORKER_ID_RANGE SNOWMINT_WORKER_ID='abc' is not a worker ID/);
   assert.match(run('4096'), /^ConfigError ERR_WORKER_ID_RANGE worker ID 4096 is out of range: this layout allows 0 to 1023/);

@@ -63,7 +63,10 @@ test('sonyflake layout (sequence before machine, 10 ms ticks) stays increasing',
 });
 
 test('ulid and uuidv7: 1M strictly increasing each; uuidv4: 1M unique and well-formed', () => {
-  for (const [name, mint] of [['ulid', sm.ulid], ['uuidv7', sm.uuidv7]]) {
+  for (const [name, mint] of [
+    ['ulid', sm.ulid],
+    ['uuidv7', sm.uuidv7],
+  ]) {
     let prev = mint();
     for (let i = 0; i < 1_000_000; i++) {
       const next = mint();

@@ -26,7 +26,7 @@ export function vectors(name) {
 /** Asserts that `fn` throws a snowmint error of `Class` with `code`. */
 export function throwsCode(assert, fn, Class, code, message) {
   assert.throws(fn, (e) => {
-    assert.ok(e instanceof Class, `expected ${Class.name}, got ${e && e.constructor.name}: ${e && e.message}`);
+    assert.ok(e instanceof Class, `expected ${Class.name}, got ${e?.constructor.name}: ${e?.message}`);
     assert.ok(e instanceof sm.SnowmintError && e instanceof Error);
     assert.equal(e.code, code, e.message);
     if (message) assert.match(e.message, message);

@@ -78,11 +78,7 @@ test('ksuid and objectid vectors', () => {
   }
   for (const v of vectors('objectid.json')) {
     const r = sm.decode(v.text);
-    assert.deepEqual(
-      [r.kind, r.timestamp, r.date.toISOString(), r.random, r.counter],
-      ['objectid', v.timestamp_ms, v.iso, v.random, v.counter],
-      v.name,
-    );
+    assert.deepEqual([r.kind, r.timestamp, r.date.toISOString(), r.random, r.counter], ['objectid', v.timestamp_ms, v.iso, v.random, v.counter], v.name);
   }
 });
 
@@ -111,7 +107,11 @@ test('invalid inputs are rejected with InvalidIdError ERR_PARSE, saying where', 
     const options = v.kind === null ? undefined : { kind: v.kind };
     throwsCode(assert, () => sm.decode(v.input, options), sm.InvalidIdError, 'ERR_PARSE');
     if (v.position !== null) {
-      assert.throws(() => sm.decode(v.input, options), (e) => e.message.includes(`position ${v.position}`), v.name);
+      assert.throws(
+        () => sm.decode(v.input, options),
+        (e) => e.message.includes(`position ${v.position}`),
+        v.name,
+      );
     }
   }
 });

@@ -61,12 +61,12 @@ test('a worker reconfiguring the default generator to every preset never leaves 
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const w = new Worker(RECONFIGURE, { eval: true, workerData: { pkg: PACKAGE, flag: flag.buffer } });
   const failed = new Promise((_, reject) => w.once('error', reject));
-  let minted = 0;
+  let _minted = 0;
   let checked = 0;
   const deadline = Date.now() + 30_000;
   const mint = () => {
     while (Atomics.load(flag, 0) === 0 && Date.now() < deadline) {
-      for (let i = 0; i < 200; i++, minted++) {
+      for (let i = 0; i < 200; i++, _minted++) {
         const rec = sm.decode(sm.nextId());
         const off = rec.timestamp - Date.now();
         if (rec.workerId !== 3 || off > 1000 || off < -1000) {

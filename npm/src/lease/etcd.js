@@ -116,7 +116,10 @@ export function etcdLease(client, options = {}) {
     async release(id, token, hwm) {
       const then = [client.delete().key(workerKey(id))];
       if (hwm !== null) then.push(client.put(boundKey(id)).value(String(hwm)));
-      await client.if(workerKey(id), 'Value', '==', token).then(...then).commit();
+      await client
+        .if(workerKey(id), 'Value', '==', token)
+        .then(...then)
+        .commit();
       await revoke();
     },
   };

@@ -94,7 +94,10 @@ function claimLocal(options, processWide) {
   const dir = options.dir ?? (env || defaultLeaseDir());
   if (!isAbsolute(dir)) {
     const what = options.dir === undefined ? `SNOWMINT_LEASE_DIR='${env}'` : `localLease({ dir: '${dir}' })`;
-    throw new LeaseError('ERR_LEASE_DIR_UNSAFE', `${what} is a relative path: processes started in different working directories would use different lease directories and share worker IDs. Give an absolute path.`);
+    throw new LeaseError(
+      'ERR_LEASE_DIR_UNSAFE',
+      `${what} is a relative path: processes started in different working directories would use different lease directories and share worker IDs. Give an absolute path.`,
+    );
   }
   const clock = clockOf(options.clock, addon.monotonicNowMs);
   const store = localStore(dir, processWide, options.clock === undefined ? clock : null);
