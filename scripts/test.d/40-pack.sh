@@ -9,8 +9,9 @@ cd "$ROOT/npm"
 tgz=$(npm pack --silent --pack-destination "$tmp" | tail -n 1)
 say "packed $tgz ($(du -k "$tmp/$tgz" | cut -f1) KB)"
 # Both licences the package names (MIT OR Apache-2.0) ship inside it.
+listing=$(tar -tzf "$tmp/$tgz")
 for f in LICENSE-MIT LICENSE-APACHE; do
-  tar -tzf "$tmp/$tgz" | grep -qx "package/$f" || { echo "the package lacks $f" >&2; exit 1; }
+  grep -qx "package/$f" <<<"$listing" || { echo "the package lacks $f" >&2; exit 1; }
 done
 mkdir "$tmp/app"
 cd "$tmp/app"

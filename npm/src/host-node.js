@@ -1,5 +1,6 @@
-// Node entry: loads the napi-rs addon (node/) built into native/ and builds
-// the public API over it (api.js). Resolves the default generator's worker ID
+// The Node entry's host (npm/src/node.js re-exports its API): loads the
+// napi-rs addon (node/) built into native/ and builds the public API over it
+// (api.js). Resolves the default generator's worker ID
 // from SNOWMINT_WORKER_ID, else leases one among this machine's processes.
 import { isMainThread } from 'node:worker_threads';
 import { createApi } from './api.js';
@@ -61,32 +62,4 @@ function noLease() {
 
 // No native binary fits this platform: the same API over the wasm build.
 const backend = nativeError ? wasmBackend() : { ...addon, name: 'native' };
-const api = createApi(backend, { defaultOptions, defaultLease: nativeError ? noLease : defaultLease });
-
-export { SnowmintError, InvalidIdError, ConfigError, ClockError, ArgumentError, LeaseError } from './errors.js';
-export const {
-  nextId,
-  nextIdString,
-  nextIds,
-  configure,
-  Snowflake,
-  TestClock,
-  ulid,
-  uuidv7,
-  uuidv4,
-  uuidv1,
-  uuidv6,
-  ksuid,
-  objectId,
-  typeid,
-  decode,
-  ulidToUuid,
-  uuidToUlid,
-  isUuid,
-  uuidVersion,
-  toHuman,
-  fromHuman,
-  presets,
-  constants,
-  backendName,
-} = api;
+export const api = createApi(backend, { defaultOptions, defaultLease: nativeError ? noLease : defaultLease });

@@ -1,0 +1,93 @@
+// Argument and option checks shared by the API's parts: each throws the
+// public error class (errors.js) with a message that says what was wrong and
+// what is allowed.
+
+import { ArgumentError, fromBackend, makeError } from '../errors.js';
+
+/** Largest batch `nextIds(n)` / `nextBatch(n)` hands out at once. */
+export const MAX_BATCH = 1 << 24;
+
+export function deepFreeze(o) {
+  for (const v of Object.values(o)) if (typeof v === 'object' && v !== null) deepFreeze(v);
+  return Object.freeze(o);
+}
+
+/** `typeof` as words for messages: null and undefined as such, arrays and class instances named, "a"/"an" as English has it. */
+export function describe(v) {
+  if (v === null || v === undefined) return String(v);
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'number') return `the number ${v}`;
+  if (typeof v !== 'object') return `a ${typeof v}`;
+  const name = v.constructor?.name;
+  if (!name || name === 'Object') return 'an object';
+  return `${/^[AEIOU]/i.test(name) ? 'an' : 'a'} ${name}`;
+}
+
+export function typeError(what, expected, got) {
+  return new ArgumentError('ERR_INVALID_ARG_TYPE', `${what} must be ${expected}, got ${describe(got)}`);
+}
+
+export function optionError(message) {
+  return makeError('ERR_INVALID_OPTION', message);
+}
+
+export function oneOf(what, value, allowed, code = 'ERR_INVALID_OPTION') {
+  if (typeof value === 'string' && allowed.includes(value)) return value;
+  const shown = typeof value === 'string' ? `'${value}'` : describe(value);
+  throw makeError(code, `${what} ${shown} is not supported: expected one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+}
+
+const NO_OPTIONS = Object.freeze({});
+
+export function checkOptions(what, options, allowed) {
+  if (options === undefined) return NO_OPTIONS;
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw typeError(what, 'an object', options);
+  }
+  for (const key in options) {
+    if (Object.hasOwn(options, key) && !allowed.includes(key)) {
+      throw optionError(`unknown option '${key}' in ${what}: expected ${allowed.map((a) => `'${a}'`).join(', ')}`);
+    }
+  }
+  return options;
+}
+
+export function isUint(v, max = Number.MAX_SAFE_INTEGER) {
+  return Number.isInteger(v) && v >= 0 && v <= max;
+}
+
+/** A non-negative integer option, `code` naming the error when it is not. */
+export function uintOption(what, v, dflt, code, max = Number.MAX_SAFE_INTEGER) {
+  if (v === undefined) return dflt;
+  if (typeof v !== 'number') throw typeError(what, 'an integer number', v);
+  if (!isUint(v, max)) throw makeError(code, `${what} must be an integer from 0 to ${max}, got ${v}`);
+  return v;
+}
+
+export function msOption(what, v, code) {
+  if (v instanceof Date) v = v.getTime();
+  if (typeof v !== 'number') throw typeError(what, 'Unix milliseconds (a number) or a Date', v);
+  if (!isUint(v)) throw makeError(code, `${what} must be a non-negative integer of Unix milliseconds, got ${v}`);
+  return v;
+}
+
+export function countArg(count, max) {
+  if (typeof count !== 'number') throw typeError('count', 'an integer number', count);
+  if (!Number.isInteger(count) || count < 1 || count > max) {
+    throw new ArgumentError('ERR_INVALID_COUNT', `invalid count ${count}: expected an integer from 1 to ${max}`);
+  }
+  return count;
+}
+
+export function stringArg(what, v) {
+  if (typeof v !== 'string') throw typeError(what, 'a string', v);
+  return v;
+}
+
+export function call(fn) {
+  try {
+    return fn();
+  } catch (e) {
+    throw fromBackend(e);
+  }
+}

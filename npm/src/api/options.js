@@ -1,0 +1,117 @@
+// Generator options: the TestClock class, and the checks that turn
+// Snowflake options into a backend spec, a test clock handle and a lease.
+
+import { makeError } from '../errors.js';
+import { call, checkOptions, isUint, msOption, oneOf, optionError, typeError, uintOption } from './checks.js';
+
+/** The option parts of the API over `backend`, with the core's names and defaults `C`. */
+export function createOptions(backend, C) {
+  const TEST_CLOCK = Symbol('snowmint.testClock');
+
+  class TestClock {
+    /** A manual clock reading `ms` (Unix ms; default now): for injecting clock faults. */
+    constructor(ms = Date.now()) {
+      this[TEST_CLOCK] = call(() => backend.testClockNew(msOption('TestClock ms', ms, 'ERR_INVALID_ARG_VALUE')));
+    }
+    now() {
+      return this[TEST_CLOCK].now();
+    }
+    set(ms) {
+      this[TEST_CLOCK].set(msOption('ms', ms, 'ERR_INVALID_ARG_VALUE'));
+      return this;
+    }
+    advance(ms) {
+      this[TEST_CLOCK].advance(uintOption('ms', ms, 0, 'ERR_INVALID_ARG_VALUE'));
+      return this;
+    }
+    stepBack(ms) {
+      this[TEST_CLOCK].stepBack(uintOption('ms', ms, 0, 'ERR_INVALID_ARG_VALUE'));
+      return this;
+    }
+  }
+
+  const SNOWFLAKE_OPTIONS = ['workerId', 'lease', 'preset', 'layout', 'epoch', 'clock', 'onBackwards', 'maxBackwardsMs', 'onExhausted', 'maxBorrowTicks'];
+  const LAYOUT_OPTIONS = ['timeBits', 'workerBits', 'sequenceBits', 'unitMs', 'epoch', 'order'];
+
+  /** A worker-ID lease (snowmint/lease): what api.js needs of one, see npm/src/lease/lease.js. */
+  function isLease(v) {
+    return v !== null && typeof v === 'object' && typeof v.check === 'function' && typeof v.bind === 'function' && Number.isInteger(v.epoch);
+  }
+
+  /**
+   * Checks Snowflake options into a backend spec, its TestClock handle, its
+   * worker-ID lease and the core's description of its layout (asked once); `leaseFallback(workerBits)` leases a worker ID when the
+   * options give neither a workerId nor a lease (the host's zero-config lease).
+   */
+  function toSpec(options, what = 'Snowflake options', leaseFallback = undefined) {
+    const o = checkOptions(what, options, SNOWFLAKE_OPTIONS);
+    let layout;
+    let epoch = o.epoch === undefined ? undefined : msOption('epoch', o.epoch, 'ERR_INVALID_LAYOUT');
+    if (o.layout !== undefined) {
+      const l = checkOptions('layout', o.layout, LAYOUT_OPTIONS);
+      const bits = (k) => {
+        if (l[k] === undefined) throw makeError('ERR_INVALID_LAYOUT', `invalid Snowflake layout: layout.${k} is required`);
+        return uintOption(`layout.${k}`, l[k], 0, 'ERR_INVALID_LAYOUT', 63);
+      };
+      layout = {
+        timeBits: bits('timeBits'),
+        workerBits: bits('workerBits'),
+        sequenceBits: bits('sequenceBits'),
+        unitMs: uintOption('layout.unitMs', l.unitMs, 1, 'ERR_INVALID_LAYOUT', 0xffffffff),
+        order: l.order === undefined ? C.orders[0] : oneOf('layout.order', l.order, C.orders, 'ERR_INVALID_LAYOUT'),
+      };
+      if (epoch === undefined) epoch = l.epoch === undefined ? 0 : msOption('layout.epoch', l.epoch, 'ERR_INVALID_LAYOUT');
+    }
+    let clock = C.clocks[0];
+    let clockHandle;
+    if (o.clock instanceof TestClock) {
+      clock = 'test';
+      clockHandle = o.clock[TEST_CLOCK];
+    } else if (o.clock !== undefined) {
+      clock = oneOf('clock', o.clock, C.clocks.slice(0, 2)); // 'test' takes a TestClock
+    }
+    const spec = {
+      workerId: 0,
+      preset: o.preset === undefined ? C.presets[0] : oneOf('preset', o.preset, C.presets),
+      layout,
+      epoch,
+      clock,
+      onBackwards: o.onBackwards === undefined ? C.onBackwards[0] : oneOf('onBackwards', o.onBackwards, C.onBackwards),
+      maxBackwardsMs: uintOption('maxBackwardsMs', o.maxBackwardsMs, C.maxBackwardsMs, 'ERR_INVALID_OPTION'),
+      onExhausted: o.onExhausted === undefined ? C.onExhausted[0] : oneOf('onExhausted', o.onExhausted, C.onExhausted),
+      maxBorrowTicks: uintOption('maxBorrowTicks', o.maxBorrowTicks, C.maxBorrowTicks, 'ERR_INVALID_OPTION', 0xffffffff),
+    };
+    // Validated and described by the core, once.
+    const info = call(() => backend.layoutOf(spec));
+    if (o.workerId !== undefined) {
+      if (typeof o.workerId !== 'number') throw typeError('workerId', 'an integer number', o.workerId);
+      if (!isUint(o.workerId)) {
+        const max = 2 ** info.workerBits - 1;
+        throw makeError('ERR_WORKER_ID_RANGE', `worker ID ${o.workerId} is out of range: it must be an integer from 0 to ${max}`);
+      }
+      spec.workerId = o.workerId;
+    }
+    let lease = null;
+    if (o.lease !== undefined) {
+      if (o.workerId !== undefined) throw optionError(`${what}: give a workerId or a lease, not both`);
+      if (!isLease(o.lease)) throw typeError('lease', 'a lease from snowmint/lease', o.lease);
+      lease = o.lease;
+      const ids = 2 ** info.workerBits;
+      if (lease.size > ids) {
+        throw makeError('ERR_WORKER_ID_RANGE', `the lease may hand out worker IDs up to ${lease.size - 1}, but the layout has only ${ids}: limit the lease's workerIds`);
+      }
+    } else if (o.workerId === undefined && leaseFallback) {
+      // The host's zero-config lease: one per process, claimed for the first layout
+      // it served; the host checks that its worker ID fits this one.
+      lease = leaseFallback(info.workerBits);
+    }
+    return { spec, clockHandle, lease, layout: info };
+  }
+
+  /** The spec of a generator on a lease's current worker ID, starting after the lease's high-water bound. */
+  function leased(spec, lease) {
+    return lease === null ? spec : { ...spec, workerId: lease.workerId, resumeAfterMs: lease.resumeAfterMs };
+  }
+
+  return { TestClock, toSpec, leased, SNOWFLAKE_OPTIONS };
+}

@@ -1,0 +1,166 @@
+// Per-thread buffering of IDs and texts.
+//
+// Buffering: a call across the napi boundary costs ~175 ns, so the hot
+// functions never cross it per ID. One backend call claims a run of
+// consecutive IDs (one tick of a Snowflake, a batch of ULID/UUID texts) into
+// memory JavaScript owns, and JavaScript hands them out. A run is handed out
+// only while the host clock reads from `start` to `start + timing[0] + unitMs`
+// (`performance.now()`, or `host.now`), which keeps
+// every ID at most one tick older than the moment it is handed out; runs are
+// claimed in order from one generator, so uniqueness and per-thread order
+// are exactly the core's. Run sizes start small and double while a run is
+// used up in time (halve when most of it expires), so idle threads do not
+// burn sequence numbers.
+
+import { MAX_BATCH, call, countArg } from './checks.js';
+import { snowflakeDecoder } from './decode.js';
+
+/**
+ * The buffered sources over `backend`: `now()` is the host clock that bounds
+ * a run, `margin` shortens every run (coarse clocks), `C` the core's run sizes.
+ */
+export function createSources(backend, { now, margin, C }) {
+  const { minRun: MIN_RUN, maxIdRun: MAX_ID_RUN, maxTextRun: MAX_TEXT_RUN } = C;
+  /** What a run reports (backend.d.ts): [fresh ms, high-water ms, generation]. */
+  const timing = new Float64Array(3);
+  /** Whether the run a source claimed at `start` may still be handed out. */
+  const fresh = (src) => {
+    const t = now();
+    return t < src.deadline && t >= src.start;
+  };
+
+  /**
+   * Hands out a generator's IDs from per-thread runs (see the top of the
+   * file). `make()` builds the generator (again when its lease is
+   * re-acquired, maybe on another worker ID); with a lease, every claim is
+   * checked against it before any of its IDs is handed out, so a buffered run
+   * never outlives the lease's high-water bound.
+   */
+  class IdSource {
+    constructor(make, lease = null, owner = this) {
+      this.make = make;
+      this.lease = lease;
+      this.epoch = lease?.epoch;
+      this.h = make();
+      lease?.bind(owner, () => this.h.highWaterMs());
+      this.buf = new BigUint64Array(0);
+      this.adopt(-1);
+      this.pos = 0;
+      this.len = 0;
+      this.start = 0;
+      this.deadline = -Infinity;
+    }
+
+    /**
+     * Takes the generator's layout and clock as they are now, as of
+     * `generation`: the process-wide default generator can be reconfigured
+     * by another thread, and every run reports the generation it came from.
+     */
+    adopt(generation) {
+      this.generation = generation;
+      const handle = this.h;
+      this.layout = call(() => handle.layout());
+      this.unit = this.layout.unitMs - margin;
+      this.buffered = call(() => handle.clockKind()) === C.clocks[0];
+      this.cap = this.buffered ? Math.min(MAX_ID_RUN, 2 ** this.layout.sequenceBits) : 1;
+      if (this.buf.length < this.cap) this.buf = new BigUint64Array(this.cap);
+      this.run = Math.min(this.run ?? MIN_RUN, this.cap);
+      this.decode = snowflakeDecoder(backend, this.layout);
+    }
+
+    /** After a claim: the lease covers it, and a reconfiguration is seen before any of its IDs is handed out. */
+    claimed() {
+      if (this.lease !== null) this.lease.check(timing[1]);
+      if (timing[2] !== this.generation) this.adopt(timing[2]);
+    }
+
+    next() {
+      if (this.pos < this.len && fresh(this)) return this.buf[this.pos++];
+      return this.refill();
+    }
+
+    /** Rebuilds the generator if its lease was re-acquired since. */
+    follow() {
+      if (this.epoch !== this.lease.epoch) {
+        this.epoch = this.lease.epoch;
+        this.h = this.make();
+      }
+    }
+
+    refill() {
+      if (this.len > 0) {
+        if (this.pos >= this.len) this.run = Math.min(this.run * 2, this.cap);
+        else if (this.pos * 2 < this.len) this.run = Math.max(this.run >> 1, Math.min(MIN_RUN, this.cap));
+      }
+      this.len = 0;
+      if (this.lease !== null) this.follow();
+      const start = (this.start = now());
+      const n = call(() => this.h.fill(this.buf, this.run, timing));
+      const fresh = timing[0];
+      this.claimed();
+      this.deadline = this.buffered ? start + fresh + this.unit : -Infinity;
+      this.len = n;
+      this.pos = 1;
+      return this.buf[0];
+    }
+
+    /** `count` IDs: first what is left of the current run (keeping order), then fresh ones. */
+    batch(count) {
+      countArg(count, MAX_BATCH);
+      const out = new BigUint64Array(count);
+      let have = 0;
+      if (this.pos < this.len && fresh(this)) {
+        have = Math.min(count, this.len - this.pos);
+        out.set(this.buf.subarray(this.pos, this.pos + have));
+        this.pos += have;
+      }
+      if (have < count) {
+        this.len = 0;
+        if (this.lease !== null) this.follow();
+        call(() => this.h.fillAll(have ? out.subarray(have) : out, timing));
+        this.claimed();
+      }
+      return out;
+    }
+  }
+
+  /** Hands out ID texts from per-thread batches (one backend call each). */
+  class TextSource {
+    constructor(kind, width, timed) {
+      this.kind = kind;
+      this.width = width;
+      this.timed = timed;
+      this.run = MIN_RUN;
+      this.text = '';
+      this.off = 0;
+      this.start = 0;
+      this.deadline = Infinity;
+    }
+
+    next() {
+      const o = this.off;
+      if (o < this.text.length && (!this.timed || fresh(this))) {
+        this.off = o + this.width;
+        return this.text.slice(o, o + this.width);
+      }
+      return this.refill();
+    }
+
+    refill() {
+      const len = this.text.length;
+      if (len > 0) {
+        if (this.off >= len) this.run = Math.min(this.run * 2, MAX_TEXT_RUN);
+        else if (this.off * 2 < len) this.run = Math.max(this.run >> 1, MIN_RUN);
+      }
+      this.text = '';
+      const start = (this.start = now());
+      const text = call(() => backend.mintText(this.kind, this.run, timing));
+      if (this.timed) this.deadline = start + timing[0] + 1 - margin;
+      this.text = text;
+      this.off = this.width;
+      return text.slice(0, this.width);
+    }
+  }
+
+  return { IdSource, TextSource };
+}

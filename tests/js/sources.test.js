@@ -1,0 +1,93 @@
+// The per-thread buffering of npm/src/api/sources.js against a fake backend
+// and a fake host clock: the rules api.js keeps on top of the core's.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createSources } from '../../npm/src/api/sources.js';
+
+const C = { minRun: 16, maxIdRun: 4096, maxTextRun: 256, clocks: ['monotonic', 'system', 'test'] };
+const LAYOUT = { timeBits: 41, workerBits: 10, sequenceBits: 12, unitMs: 1, epoch: 0, order: 'worker-sequence', split: null };
+
+/** A generator handle that hands out 1, 2, 3... and reports what the test sets. */
+function fakeHandle() {
+  const h = { next: 1n, fills: 0, layouts: 0, report: [0, 0, 1], layoutNow: LAYOUT };
+  Object.assign(h, {
+    fill(out, max, timing) {
+      h.fills++;
+      for (let i = 0; i < max; i++) out[i] = h.next++;
+      timing.set(h.report);
+      return max;
+    },
+    fillAll(out, timing) {
+      for (let i = 0; i < out.length; i++) out[i] = h.next++;
+      timing.set(h.report);
+    },
+    layout() {
+      h.layouts++;
+      return h.layoutNow;
+    },
+    clockKind: () => 'monotonic',
+    highWaterMs: () => null,
+  });
+  return h;
+}
+
+function setup() {
+  const clock = { t: 1000 };
+  const { IdSource } = createSources({}, { now: () => clock.t, margin: 0, C: { ...C } });
+  const h = fakeHandle();
+  return { clock, h, src: new IdSource(() => h) };
+}
+
+test('a run is handed out only within one tick of its claim, then refilled', () => {
+  const { clock, h, src } = setup();
+  assert.equal(src.next(), 1n);
+  assert.equal(src.next(), 2n);
+  assert.equal(h.fills, 1);
+  clock.t += 1; // one tick (unitMs 1, fresh 0) later: the rest of the run is stale
+  assert.equal(src.next(), 17n, 'a stale run must not be handed out');
+  assert.equal(h.fills, 2);
+  clock.t -= 5; // the host clock stepped back past the run's start
+  assert.equal(src.next(), 17n + 16n, 'a run is dropped when the clock steps back past its start');
+});
+
+test('runs double while used up in time and halve when most of one expires', () => {
+  const { h, src } = setup();
+  for (let i = 0; i < 16; i++) src.next();
+  src.next();
+  assert.equal(src.len, 32, 'a run used up in time doubles');
+  assert.equal(h.fills, 2);
+});
+
+test('a new generation (another thread configured the default generator) is adopted before the run is handed out', () => {
+  const { h, src } = setup();
+  src.next();
+  assert.equal(h.layouts, 2, 'constructor and first run (generation -1 -> 1)');
+  h.report = [0, 0, 2];
+  h.layoutNow = { ...LAYOUT, sequenceBits: 8, workerBits: 14 };
+  src.len = 0; // force a refill
+  src.next();
+  assert.equal(h.layouts, 3);
+  assert.equal(src.layout.sequenceBits, 8);
+  assert.equal(src.cap, 256, 'the run cap follows the new layout');
+  assert.ok(src.run <= 256);
+});
+
+test("a lease checks every claimed run's high-water mark before any ID of it is handed out", () => {
+  const clock = { t: 1000 };
+  const { IdSource } = createSources({}, { now: () => clock.t, margin: 0, C: { ...C } });
+  const h = fakeHandle();
+  const checked = [];
+  const lease = { epoch: 0, bind() {}, check: (ms) => checked.push(ms) };
+  h.report = [0, 123456, 1];
+  const src = new IdSource(() => h, lease);
+  src.next();
+  src.batch(3);
+  assert.deepEqual(checked, [123456]);
+  src.batch(100);
+  assert.deepEqual(checked, [123456, 123456]);
+  lease.check = () => {
+    throw new Error('lease lost');
+  };
+  src.len = 0;
+  assert.throws(() => src.next(), /lease lost/);
+});
