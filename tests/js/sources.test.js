@@ -91,3 +91,22 @@ test("a lease checks every claimed run's high-water mark before any ID of it is 
   src.len = 0;
   assert.throws(() => src.next(), /lease lost/);
 });
+
+test('the wasm backend refuses a name the core does not know, never reads it as the first entry', async () => {
+  const { wasmBackend } = await import('../../npm/src/wasm-backend.js');
+  const backend = wasmBackend();
+  const spec = { workerId: 0, preset: 'twitter', clock: 'monotonic', onBackwards: 'wait', maxBackwardsMs: 1000, onExhausted: 'wait', maxBorrowTicks: 16 };
+  assert.equal(backend.layoutOf(spec).epoch, 1288834974657);
+  for (const [key, value] of [
+    ['preset', 'snowflake'],
+    ['clock', 'sundial'],
+    ['onBackwards', 'skip'],
+    ['onExhausted', 'drop'],
+  ]) {
+    assert.throws(
+      () => backend.snowflakeNew({ ...spec, [key]: value }),
+      (e) => e.code === 'ERR_INVALID_OPTION' && /expected one of/.test(e.message),
+      `${key}: ${value}`,
+    );
+  }
+});

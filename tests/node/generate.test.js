@@ -94,3 +94,9 @@ test('other kinds mint canonical, decodable text', () => {
   assert.equal(sm.decode(t).prefix, 'user');
   assert.equal(sm.ulidToUuid(sm.uuidToUlid(sm.uuidv7())).length, 36);
 });
+
+test('a layout without named worker parts has split null (as typed), one with them names both', () => {
+  assert.equal(new sm.Snowflake({ preset: 'instagram', workerId: 1 }).layout.split, null);
+  assert.equal(new sm.Snowflake({ layout: { timeBits: 41, workerBits: 10, sequenceBits: 12 }, workerId: 1 }).layout.split, null);
+  assert.deepEqual(new sm.Snowflake({ preset: 'discord', workerId: 1 }).layout.split, { high: 'worker', low: 'process', lowBits: 5 });
+});
