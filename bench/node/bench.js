@@ -97,6 +97,27 @@ report(
     ['@sapphire/snowflake generate()', 1.5],
     ['flake-idgen next()', 2],
   ],
+// --- 1b. The refill: the first nextId() of each millisecond claims a new run
+// (one boundary crossing). SNOWMINT_BASELINE=<another build's npm/src/node.js>
+// adds that build to the same rounds (before/after a change).
+const baseline = process.env.SNOWMINT_BASELINE ? await import(process.env.SNOWMINT_BASELINE) : null;
+function firstOfTick(f) {
+  const N = 200;
+  let total = 0;
+  for (let i = 0; i < N; i++) {
+    const ms = Date.now();
+    while (Date.now() === ms);
+    const t = performance.now();
+    f();
+    total += performance.now() - t;
+  }
+  return (total * 1e6) / N;
+}
+report(
+  'The refill: the first nextId() of a millisecond',
+  compare(firstOfTick, [['snowmint nextId()', sm.nextId], ...(baseline ? [['baseline build nextId()', baseline.nextId]] : [])]),
+);
+
 );
 const dupes = [
   ['snowmint nextId()', duplicates(sm.nextId, 400_000)],
