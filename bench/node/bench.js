@@ -97,6 +97,7 @@ report(
     ['@sapphire/snowflake generate()', 1.5],
     ['flake-idgen next()', 2],
   ],
+);
 // --- 1b. The refill: the first nextId() of each millisecond claims a new run
 // (one boundary crossing). SNOWMINT_BASELINE=<another build's npm/src/node.js>
 // adds that build to the same rounds (before/after a change).
@@ -113,12 +114,8 @@ function firstOfTick(f) {
   }
   return (total * 1e6) / N;
 }
-report(
-  'The refill: the first nextId() of a millisecond',
-  compare(firstOfTick, [['snowmint nextId()', sm.nextId], ...(baseline ? [['baseline build nextId()', baseline.nextId]] : [])]),
-);
+report('The refill: the first nextId() of a millisecond', compare(firstOfTick, [['snowmint nextId()', sm.nextId], ...(baseline ? [['baseline build nextId()', baseline.nextId]] : [])]));
 
-);
 const dupes = [
   ['snowmint nextId()', duplicates(sm.nextId, 400_000)],
   ['@sapphire/snowflake generate()', duplicates(() => sapphire.generate(), 400_000)],
