@@ -114,7 +114,8 @@ function firstOfTick(f) {
   }
   return (total * 1e6) / N;
 }
-report('The refill: the first nextId() of a millisecond', compare(firstOfTick, [['snowmint nextId()', sm.nextId], ...(baseline ? [['baseline build nextId()', baseline.nextId]] : [])]));
+const refill = () => compare(firstOfTick, [['snowmint nextId()', sm.nextId], ...(baseline ? [['baseline build nextId()', baseline.nextId]] : [])]);
+report('The refill: the first nextId() of a millisecond, zero config (a leased worker ID, its lock file checked per run)', refill());
 
 const dupes = [
   ['snowmint nextId()', duplicates(sm.nextId, 400_000)],
@@ -122,6 +123,9 @@ const dupes = [
 ];
 for (const [name, d] of dupes) console.log(`  duplicates in 400,000 from ${name}: ${d}`);
 results.push({ goal: 'snowmint nextId(): 0 duplicates', got: String(dupes[0][1]), met: dupes[0][1] === 0 });
+sm.configure({ workerId: 1 });
+baseline?.configure({ workerId: 2 });
+report('The refill: the first nextId() of a millisecond, configure({ workerId }) (no lease)', refill());
 
 // --- 2. sustained throughput against the layout's cap -----------------------
 const SUSTAIN = `
