@@ -1,6 +1,7 @@
 // The browser entry's host, and `snowmint/wasm`'s everywhere (Node included;
-// npm/src/browser.js re-exports its API): the public API over the wasm backend. With the wasm backend the default generator is
-// one per wasm instance, that is per page, worker or worker thread.
+// npm/src/browser.js re-exports its API): the public API over the wasm
+// backend. With the wasm backend the default generator is one per wasm
+// instance, that is per page, worker or worker thread.
 import { createApi } from './api.js';
 import { makeError } from './errors.js';
 import { wasmBackend } from './wasm-backend.js';
