@@ -1,8 +1,9 @@
 // The wasm backend: the wasm-bindgen build of wasm/ (npm/wasm/), with the
 // interface of backend.d.ts that the napi addon also implements. The module
-// is inlined as a string (wasm/embed.mjs) and compiled synchronously on first
-// use, so it loads the same way in a page, a worker, a bundle or Node: no
-// fetch (works offline), no bundler plugin, no top-level await, no Node built-in.
+// is inlined as a string (wasm/embed.mjs) and compiled synchronously at import,
+// so it loads the same way in a page, a worker, a bundle or Node: no fetch
+// (works offline), no bundler plugin, no top-level await, no Node built-in.
+// workerd's entry passes in the module workerd compiled (wasm-module.js).
 import * as wasm from '../wasm/snowmint.js';
 import text, { key } from '../wasm/snowmint_bg.js';
 import constants from '../wasm/constants.js';
@@ -13,12 +14,14 @@ const share = (clock) => clock?.share();
 
 let backend = null;
 
-/** The backend (backend.d.ts) over a wasm instance, compiled on first use. */
-export function wasmBackend() {
+/** The backend (backend.d.ts) over a wasm instance of `module`, or of the inlined bytes. */
+export function wasmBackend(module) {
   if (backend) return backend;
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) ^ key;
-  wasm.initSync({ module: bytes });
+  if (!module) {
+    module = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) module[i] = text.charCodeAt(i) ^ key;
+  }
+  wasm.initSync({ module });
   // Names cross as their indexes in the core's own lists; the core refuses
   // an index that names nothing (indexOf's -1 included).
   const C = constants;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The npm package as a user gets it: `npm pack`, install the tarball offline
-# into a fresh folder, then import and require it, type-check a consumer with
-# `tsc --noEmit --strict`, and run tests/node/ against the installed copy.
+# The npm package as a user gets it: `npm pack`, install the tarball and this
+# platform's native package offline into a fresh folder, then import and
+# require it, type-check a consumer with `tsc --noEmit --strict`, and run
+# tests/node/ against the installed copy.
 source "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -13,10 +14,14 @@ listing=$(tar -tzf "$tmp/$tgz")
 for f in LICENSE-MIT LICENSE-APACHE; do
   grep -qx "package/$f" <<<"$listing" || { echo "the package lacks $f" >&2; exit 1; }
 done
+# With this machine's platform package (npm/platforms/, built by scripts/build.d/25-cross.sh),
+# as npm would pick it from the optional dependencies.
+platform=$(node --input-type=module -e "import('$ROOT/npm/src/addon.js').then((m) => console.log(m.platform))")
+native_tgz=$(cd "$ROOT/npm/platforms/$platform" && npm pack --silent --pack-destination "$tmp" | tail -n 1)
 mkdir "$tmp/app"
 cd "$tmp/app"
 printf '{ "name": "consumer", "private": true, "type": "module" }\n' > package.json
-npm install --offline --no-audit --no-fund --loglevel=error "$tmp/$tgz"
+npm install --offline --no-audit --no-fund --loglevel=error "$tmp/$tgz" "$tmp/$native_tgz"
 
 say "import and require"
 node --input-type=module -e "

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The platform packages (npm/platforms/<name>/): the Node addon
+# cross-compiled for each with cargo-zigbuild (Zig as C compiler and linker;
+# scripts/setup.d/70-cross.sh), into npm/platforms/<name>/snowmint.<name>.node,
+# with the licence texts. linux-x64-gnu is built this way too (not taken from
+# 20-node.sh's build): linked against glibc 2.17, it loads on older systems
+# than the one that built it.
+source "$(dirname "$0")/../lib.sh"
+source "$ROOT/scripts/platforms.sh"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+cd "$ROOT"
+# A shared library cannot have musl's static C runtime: link libc.so.
+export CARGO_TARGET_X86_64_UNKNOWN_LINUX_MUSL_RUSTFLAGS="-C target-feature=-crt-static"
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_MUSL_RUSTFLAGS="-C target-feature=-crt-static"
+# The oldest macOS each Node build that runs there supports (Node 20: 10.15 on Intel).
+export MACOSX_DEPLOYMENT_TARGET_x86_64_apple_darwin=10.15 MACOSX_DEPLOYMENT_TARGET_aarch64_apple_darwin=11.0
+# Windows (GNU toolchain): the addon finds N-API in node.exe when it loads (napi's
+# dyn-symbols, node/Cargo.toml) and links nothing of Node's, but napi's build
+# script insists on a libnode.dll to link against: give it an empty import library.
+stub="$TARGET_DIR/libnode-stub"
+if [ ! -f "$stub/libnode.a" ]; then
+  mkdir -p "$stub"
+  printf 'LIBRARY node.exe\nEXPORTS\n' >"$stub/node.def"
+  zig dlltool -d "$stub/node.def" -l "$stub/libnode.a" -m i386:x86-64
+  cp "$stub/libnode.a" "$stub/libnode.dll"
+fi
+export LIBNODE_PATH="$stub"
+
+for p in "${PLATFORMS[@]}"; do
+  target=${RUST_TARGET[$p]}
+  triple=${target%.2.17}
+  case "$triple" in
+    *-darwin) lib=libsnowmint_node.dylib ;;
+    *-windows-*) lib=snowmint_node.dll ;;
+    *) lib=libsnowmint_node.so ;;
+  esac
+  deployment_var="MACOSX_DEPLOYMENT_TARGET_${triple//-/_}"
+  MACOSX_DEPLOYMENT_TARGET="${!deployment_var:-}" cargo zigbuild --release -q -p snowmint-node --target "$target"
+  out="npm/platforms/$p/snowmint.$p.node"
+  # Copy, then rename into place (a Node process may have the old file open).
+  cp "$TARGET_DIR/$triple/release/$lib" "$out.tmp" && mv -f "$out.tmp" "$out"
+  cp LICENSE-MIT LICENSE-APACHE "npm/platforms/$p/"
+  printf '  %-60s %7d bytes\n' "$out" "$(wc -c <"$out")"
+done
