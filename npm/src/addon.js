@@ -30,11 +30,12 @@ const require = createRequire(import.meta.url);
  * the machine's (a musl Node runs on a glibc machine and the reverse). Node's
  * diagnostic report names the glibc version only in a glibc build. The report
  * is taken without its network section (slow on some hosts), and that setting
- * is put back as it was.
+ * is put back as it was. Throws where the report cannot be read (Deno without
+ * --allow-sys): no binary is tried then, rather than a guess.
  */
 function linuxLibc() {
   const report = process.report;
-  if (typeof report?.getReport !== 'function') return 'gnu';
+  if (typeof report?.getReport !== 'function') throw new Error('this runtime has no process.report.getReport()');
   const excluded = report.excludeNetwork;
   report.excludeNetwork = true;
   try {
@@ -44,8 +45,21 @@ function linuxLibc() {
   }
 }
 
-/** This platform's name in binaries and package names: `linux-x64-gnu`, `darwin-arm64`, `win32-x64`. */
-export const platform = `${process.platform}-${process.arch}${process.platform === 'linux' ? `-${linuxLibc()}` : ''}`;
+let libcError = null;
+
+/** This platform's name in binaries and package names: `linux-x64-gnu`, `darwin-arm64`, `win32-x64` (`linux-x64` when the C library is unknown). */
+export const platform = (() => {
+  const base = `${process.platform}-${process.arch}`;
+  if (process.platform !== 'linux') return base;
+  try {
+    return `${base}-${linuxLibc()}`;
+  } catch (e) {
+    libcError = e;
+    return base;
+  }
+})();
+
+const firstLine = (e) => String(e?.message ?? e).split('\n')[0];
 
 /** The path of the binary that loaded, or null. */
 export let addonPath = null;
@@ -55,9 +69,9 @@ export let nativeError = null;
 
 function loadAddon() {
   const file = `snowmint.${platform}.node`;
-  const tried = [];
-  let cause;
-  for (const where of [`../native/${file}`, `snowmint-${platform}/${file}`]) {
+  const tried = libcError ? [`to tell glibc from musl: ${firstLine(libcError)}`] : [];
+  let cause = libcError ?? undefined;
+  for (const where of libcError ? [] : [`../native/${file}`, `snowmint-${platform}/${file}`]) {
     let path;
     try {
       path = require.resolve(where);
@@ -71,7 +85,7 @@ function loadAddon() {
       return addon;
     } catch (e) {
       cause ??= e;
-      tried.push(`${path}: ${String(e?.message ?? e).split('\n')[0]}`);
+      tried.push(`${path}: ${firstLine(e)}`);
     }
   }
   nativeError = makeError(
