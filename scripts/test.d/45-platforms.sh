@@ -17,26 +17,13 @@
 # on real runners.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/scripts/platforms.sh"
-tmp=$(mktemp -d)
+source "$ROOT/scripts/platform-suites.sh"
+# Inside the repository (tmp/ is git-ignored): see scripts/platform-suites.sh.
+mkdir -p "$ROOT/tmp"
+tmp=$(mktemp -d -p "$ROOT/tmp")
 trap 'rm -rf "$tmp"' EXIT
 pkgs="$tmp/pkgs"
 mkdir "$pkgs"
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-# run_tests DIR NODE ARGS...: `node --test ARGS` in DIR; prints its counts, or its whole report when it fails.
-run_tests() {
-  local dir=$1 node=$2
-  shift 2
-  if (cd "$dir" && "$node" --test --test-reporter=tap "$@" >"$tmp/report" 2>&1); then
-    echo "  $(grep -E '^# (tests|pass|fail|skipped) ' "$tmp/report" | tr -d '#' | tr '\n' ',')($*)"
-  else
-    cat "$tmp/report"
-    fail "node --test $* on Node $("$node" -v) in $dir"
-  fi
-}
-
 say "npm pack: snowmint and its platform packages (packed / installed size)"
 MAX_MAIN_PACKED=$((250 * 1024))
 for dir in npm npm/platforms/*/; do
@@ -124,53 +111,7 @@ for p in "${PLATFORMS[@]}"; do
   printf '  %-18s %s, exports napi_register_module_v1, %s\n' "$p" "$format" "$extra"
 done
 
-# consumer DIR PLATFORM: a fresh app with snowmint and PLATFORM's package
-# installed offline from the tarballs (npm told the target platform, so that
-# it keeps the optional dependency that fits it), and the suites copied in:
-# tests/node as they are, and the zero-config node:cluster test of
-# tests/lease with its imports of the sources pointed at the installed package.
-consumer() {
-  local dir=$1 p=$2 os cpu libc
-  IFS=- read -r os cpu libc <<<"$p"
-  mkdir -p "$dir/tests"
-  cat >"$dir/package.json" <<JSON
-{ "name": "consumer", "private": true, "type": "module",
-  "dependencies": { "snowmint": "file:$(ls "$pkgs"/snowmint-0*.tgz)" },
-  "optionalDependencies": { "snowmint-$p": "file:$(ls "$pkgs"/snowmint-"$p"-*.tgz)" } }
-JSON
-  (cd "$dir" && npm install --offline --no-audit --no-fund --loglevel=error --os="$os" --cpu="$cpu" --libc="$([ "$libc" = musl ] && echo musl || echo glibc)")
-  [ -f "$dir/node_modules/snowmint-$p/snowmint.$p.node" ] || fail "npm did not install snowmint-$p"
-  cp -r "$ROOT/tests/node" "$ROOT/tests/vectors" "$dir/tests/"
-  mkdir "$dir/tests/lease"
-  # The lease harness also imports the store clients (unused by this test): the repository's copies.
-  for m in ioredis redis etcd3; do ln -s "$ROOT/node_modules/$m" "$dir/node_modules/$m"; done
-  for f in local.test.js cluster-worker.js harness.js servers.js clients.js; do
-    sed -e "s#'\.\./\.\./npm/src/node\.js'#'snowmint'#" -e "s#'\.\./\.\./npm/src/lease/index\.js'#'snowmint/lease'#" \
-      "$ROOT/tests/lease/$f" >"$dir/tests/lease/$f"
-  done
-  ! grep -n "npm/src" "$dir"/tests/lease/*.js || fail "a lease test still imports the repository's sources"
-}
-
-# loaded NODE DIR: which backend and binary the root entry loads in DIR.
-loaded() {
-  (cd "$2" && "$1" --input-type=module -e "
-    import { backendName } from 'snowmint';
-    const { platform, addonPath, nativeError } = await import('./node_modules/snowmint/src/addon.js');
-    console.log(backendName, platform, addonPath ? addonPath.replace(process.cwd() + '/', '') : nativeError.message);")
-}
-
-# suites NODE DIR PLATFORM: the Node suites on NODE, which must load PLATFORM's package.
-suites() {
-  local node=$1 dir=$2 p=$3 got
-  got=$(loaded "$node" "$dir")
-  [ "$got" = "native $p node_modules/snowmint-$p/snowmint.$p.node" ] || fail "$p on Node $("$node" -v): loaded '$got'"
-  say "$p, Node $("$node" -v): $got"
-  SNOWMINT_PACKAGE=snowmint run_tests "$dir" "$node" tests/node/vectors.test.js tests/node/generate.test.js \
-    tests/node/errors.test.js tests/node/workers.test.js
-  run_tests "$dir" "$node" --test-name-pattern='node:cluster' tests/lease/local.test.js
-}
-
-for p in linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl; do consumer "$tmp/app-$p" "$p"; done
+for p in linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl; do app "$tmp/app-$p" "$p" "$pkgs"; done
 for v in "${NODE_GNU_VERSIONS[@]}"; do suites "$(node_bin gnu x64 "$v")" "$tmp/app-linux-x64-gnu" linux-x64-gnu; done
 for v in "${NODE_MUSL_VERSIONS[@]}"; do suites "$(node_bin musl x64 "$v")" "$tmp/app-linux-x64-musl" linux-x64-musl; done
 suites "$(node_bin gnu arm64 "$NODE_ARM64_GNU_VERSION")" "$tmp/app-linux-arm64-gnu" linux-arm64-gnu
