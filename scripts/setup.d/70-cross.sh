@@ -5,6 +5,7 @@
 # targets, and rustup's llvm-tools to check the artifacts that cannot run here.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/scripts/platforms.sh"
+python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip # pip download only: nothing is pip-installed
 if [ ! -x "$ZIG_DIR/ziglang/zig" ]; then
   say "zig $ZIG_VERSION (PyPI ziglang)"
   tmp=$(mktemp -d)

@@ -10,7 +10,7 @@
 # libstdc++ of Debian's arm64 cross packages.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/scripts/platforms.sh"
-apt_install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross
+apt_install qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross curl
 mkdir -p "$CACHE/node"
 
 gnu_node() { # gnu_node x64|arm64 VERSION
