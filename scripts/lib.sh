@@ -14,8 +14,12 @@ apt_install() {
   [ ${#missing[@]} -eq 0 ] && return 0
   local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   say "apt-get install ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # One apt at a time when several set-ups run side by side (waits, not fails).
+  (
+    flock 9
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  ) 9>"$( [ -w /var/lock ] && echo /var/lock || echo "${TMPDIR:-/tmp}")/snowmint-apt.lock"
 }
 
 # run_parts DIR: runs every DIR/*.sh in name order, stopping at the first failure.
