@@ -4,7 +4,8 @@
 import Redis from 'ioredis';
 import { createClient } from 'redis';
 import { Etcd3 } from 'etcd3';
-import { etcdLease, localLease, redisLease } from '../../npm/src/lease/index.js';
+import zookeeper from 'node-zookeeper-client';
+import { etcdLease, localLease, redisLease, zookeeperLease } from '../../npm/src/lease/index.js';
 
 export async function open(store, url) {
   switch (store) {
@@ -23,6 +24,16 @@ export async function open(store, url) {
       const c = new Etcd3({ hosts: url });
       return { lease: (o) => etcdLease(c, o), close: () => c.close() };
     }
+    case 'zookeeper':
+      // A client per lease, made by the lease (a new session after an expiry);
+      // the session times out with the lease's TTL (ZooKeeper allows 1 s to 10 s here).
+      return {
+        lease: ({ prefix, ...o } = {}) => {
+          const sessionTimeout = Math.min(Math.max(o.ttlMs ?? 10_000, 1000), 10_000);
+          return zookeeperLease(() => zookeeper.createClient(url, { sessionTimeout, spinDelay: 100 }), { ...o, path: prefix && `/${prefix}` });
+        },
+        close: () => {},
+      };
     case 'local':
       return { lease: async (o) => localLease({ dir: url, ...o }), close: () => {} };
     default:

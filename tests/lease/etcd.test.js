@@ -8,4 +8,5 @@ ttlLeaseSuite({
   stores: ['etcd'],
   total: 2_000_000,
   dataLoss: { 'a restart with its data directory wiped': (s) => s.restartEmpty() },
+  serverClock: null,
 });

@@ -1,5 +1,5 @@
 // Shared by the lease tests: child minters, duplicate checks, and the fault
-// cases every store with a TTL (Redis, etcd) must pass.
+// cases every store with a TTL (Redis, etcd, ZooKeeper) must pass.
 import assert from 'node:assert/strict';
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -85,7 +85,7 @@ export function assertUnique(arrays) {
 const max = (a) => a.reduce((m, v) => (v > m ? v : m), 0n);
 
 /** Resolves with `promise`, or fails the test after `ms`. */
-async function within(promise, ms, what) {
+export async function within(promise, ms, what) {
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
@@ -112,14 +112,17 @@ export async function until(ok, ms, what) {
  * kinds to use (alternating between processes), `total` IDs for the
  * concurrency case, `dataLoss` the ways this store can lose its data
  * (name -> async (server) => void), the first of which is also used
- * in-process.
+ * in-process; `serverClock` matches how a skew against the server's own
+ * clock is named (null: the store has none, only peers are compared).
+ * Returns what a store's own tests need: `server()` and
+ * `withClient(store, fn)`, and the suite's `timing`.
  */
-export function ttlLeaseSuite({ name, start, stores, total, dataLoss }) {
+export function ttlLeaseSuite({ name, start, stores, total, dataLoss, serverClock }) {
   let server;
   // A fresh store makes the first claims on a prefix wait one TTL (tested on
   // its own below); the other cases start on an established store: one claim
   // per prefix, all at once, one TTL before them.
-  const established = ['concurrent', 'kill', 'outage', 'clock', 'full', 'lost'];
+  const established = ['concurrent', 'kill', 'outage', 'clock', 'full', 'lost', 'skew', 'drift', 'layout'];
   test.before(async () => {
     server = await start();
     await withClient(stores[0], (c) => Promise.all(established.map(async (prefix) => (await c.lease({ ...timing, prefix })).release())));
@@ -344,7 +347,8 @@ export function ttlLeaseSuite({ name, start, stores, total, dataLoss }) {
       // wait 10 s; the TTL (on this clock) is long enough for real-time renewals.
       const ticker = setInterval(() => clock.advance(100), 10);
       try {
-        const opts = { ttlMs: 60_000, renewMs: 1000, marginMs: 10_000, prefix: 'clock', workerIds: { min: 5, max: 5 }, clock };
+        // This clock runs ten times fast on purpose: not the skew this test is about.
+        const opts = { ttlMs: 60_000, renewMs: 1000, marginMs: 10_000, prefix: 'clock', workerIds: { min: 5, max: 5 }, clock, maxSkewMs: 3_600_000 };
         const a = await c.lease(opts);
         const sa = new Snowflake({ lease: a, clock });
         // A tick holds 4096 IDs and this clock moves only between chunks.
@@ -390,4 +394,81 @@ export function ttlLeaseSuite({ name, start, stores, total, dataLoss }) {
       }
     });
   });
+
+  // What a skewed holder is compared with: the server's clock where there is one, else the live peers' mean.
+  const against = serverClock ? new RegExp(`${serverClock.source}|live peer`) : /live peer/;
+
+  test(`${name}: a new holder whose clock is 5 s ahead or behind is refused with onSkew 'refuse' (ClockError ERR_CLOCK_SKEW) and warned with 'warn'`, async (t) => {
+    await withClient(stores[0], async (c) => {
+      const opts = { ...timing, prefix: 'skew' };
+      const peer = await c.lease(opts); // a live peer on the true clock, which has reported it
+      try {
+        for (const offset of [5000, -5000]) {
+          const clock = () => Date.now() + offset;
+          await assert.rejects(c.lease({ ...opts, clock, onSkew: 'refuse' }), (e) => {
+            t.diagnostic(`${offset > 0 ? '+' : ''}${offset} ms: ${e.message}`);
+            assert.equal(e.name, 'ClockError');
+            assert.equal(e.code, 'ERR_CLOCK_SKEW');
+            assert.match(e.against, against);
+            assert.ok(Math.abs(e.skewMs - offset) <= e.errMs + 100, `measured ${e.skewMs} ± ${e.errMs} ms for an offset of ${offset} ms`);
+            assert.equal(e.maxSkewMs, 1000);
+            return true;
+          });
+          const warned = once(process, 'warning');
+          const lease = await c.lease({ ...opts, clock, onSkew: 'warn' });
+          const [w] = await within(warned, 2000, 'no skew warning');
+          assert.equal(w.name, 'ClockSkewWarning');
+          assert.equal(w.code, 'ERR_CLOCK_SKEW');
+          assert.match(w.message, offset > 0 ? /\d+ ms ahead of/ : /\d+ ms behind/);
+          assert.equal(typeof new Snowflake({ lease }).next(), 'bigint'); // it mints
+          await lease.release();
+        }
+        // Within maxSkewMs: granted, and no warning.
+        const quiet = await c.lease({ ...opts, clock: () => Date.now() + 300, onSkew: 'refuse' });
+        await quiet.release();
+      } finally {
+        await peer.release();
+      }
+    });
+  });
+
+  test(`${name}: a held lease whose clock jumps 5 s ahead: 'refuse' fails every mint with ERR_CLOCK_SKEW until the clock is back, 'warn' emits 'skew' and mints on`, async () => {
+    await withClient(stores[0], async (c) => {
+      const peer = await c.lease({ ...timing, prefix: 'drift' });
+      try {
+        for (const onSkew of ['refuse', 'warn']) {
+          let offset = 0;
+          const lease = await c.lease({ ...timing, prefix: 'drift', clock: () => Date.now() + offset, onSkew });
+          const sf = new Snowflake({ lease });
+          sf.next();
+          const skewed = once(lease, 'skew');
+          offset = 5000;
+          const [e] = await within(skewed, timing.renewMs * 3, 'no skew event');
+          assert.equal(e.code, 'ERR_CLOCK_SKEW');
+          assert.ok(Math.abs(e.skewMs - offset) <= e.errMs + 100, `measured ${e.skewMs} ± ${e.errMs} ms`);
+          await sleep(50); // a new run: the next call claims from the generator again
+          if (onSkew === 'refuse') {
+            assert.throws(() => sf.nextBatch(5000), { name: 'ClockError', code: 'ERR_CLOCK_SKEW' });
+            offset = 0;
+            await until(() => {
+              try {
+                sf.nextBatch(10);
+                return true;
+              } catch (err) {
+                assert.equal(err.code, 'ERR_CLOCK_SKEW');
+                return false;
+              }
+            }, timing.renewMs * 3, 'minting did not resume once the clock was back');
+          } else {
+            assert.equal(sf.nextBatch(5000).length, 5000);
+          }
+          await lease.release();
+        }
+      } finally {
+        await peer.release();
+      }
+    });
+  });
+
+  return { server: () => server, withClient, timing };
 }

@@ -1,9 +1,10 @@
-// Real Redis and etcd servers for the lease tests: each on a free loopback
-// port, in its own temp directory, started by the test and always stopped.
-// Debian's redis-server and etcd-server (scripts/setup.d/50-lease.sh).
+// Real Redis, etcd and ZooKeeper servers for the lease tests: each on a free
+// loopback port, in its own temp directory, started by the test and always
+// stopped. Debian's redis-server and etcd-server (scripts/setup.d/50-lease.sh)
+// and zookeeper (scripts/setup.d/55-zookeeper.sh).
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,18 @@ async function until(what, ok, ms = 20_000) {
     if (Date.now() > end) throw new Error(`${what} did not come up within ${ms} ms`);
     await sleep(50);
   }
+}
+
+/** Sends `text` and resolves with the whole reply (the server closes the connection). */
+function ask(port, text) {
+  return new Promise((resolve, reject) => {
+    let reply = '';
+    const s = connect(port, '127.0.0.1', () => s.write(text));
+    s.setTimeout(1000, () => s.destroy(new Error('timeout')));
+    s.on('data', (d) => (reply += d));
+    s.once('end', () => resolve(reply));
+    s.once('error', reject);
+  });
 }
 
 /** Sends one inline command and resolves with the first reply line. */
@@ -145,6 +158,53 @@ export async function startEtcd() {
     port,
     url: client,
     /** A restart with its data directory wiped: a member rebuilt from nothing. */
+    async restartEmpty() {
+      await server.stop();
+      rmSync(join(dir, 'data'), { recursive: true, force: true });
+      await server.start();
+    },
+    async close() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+/**
+ * A standalone ZooKeeper from Debian's jars (ZooKeeperServerMain, as zkServer.sh
+ * runs it, without the admin web server). tickTime 500 ms: session timeouts
+ * from 1 s to 10 s, expiry checked every half second. A JVM tuned to start
+ * fast (about 1 s here) and stay small.
+ */
+export async function startZookeeper() {
+  const dir = tempDir('zookeeper');
+  const port = await freePort();
+  const cfg = join(dir, 'zoo.cfg');
+  writeFileSync(
+    cfg,
+    [
+      'tickTime=500',
+      `dataDir=${join(dir, 'data')}`,
+      `clientPort=${port}`,
+      'clientPortAddress=127.0.0.1',
+      'maxClientCnxns=0',
+      'admin.enableServer=false',
+      '4lw.commands.whitelist=srvr',
+      '',
+    ].join('\n'),
+  );
+  const jars = ['zookeeper', 'slf4j-nop'].map((j) => `/usr/share/java/${j}.jar`).join(':');
+  const server = new Server(
+    'zookeeper',
+    ['java', '-Xmx256m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-cp', jars, 'org.apache.zookeeper.server.ZooKeeperServerMain', cfg],
+    // 'srvr' names the mode only once the database is loaded and requests are served.
+    async () => (await ask(port, 'srvr')).includes('Mode: standalone'),
+  );
+  await server.start();
+  return Object.assign(server, {
+    port,
+    url: `127.0.0.1:${port}`,
+    /** A restart with its data directory wiped: a server rebuilt from nothing. */
     async restartEmpty() {
       await server.stop();
       rmSync(join(dir, 'data'), { recursive: true, force: true });

@@ -11,9 +11,16 @@
 // creates a marker `prefix/data` and a key `prefix/young` under an etcd
 // lease of one TTL, and a claim that finds no bound for its worker ID waits
 // out what is left of `young`.
+//
+// Clocks: etcd has no clock to read, so a holder compares its clock with its
+// peers' only. Each renewal reports the holder's clock and its renewMs in
+// `prefix/clock/<id>`, under its etcd lease (gone with it); a report is
+// renewed every renewMs, so it is taken to be at most that old, and the skew
+// is known only to within half of that (lease.js, measureSkew).
 
 import { ConfigError } from '../errors.js';
-import { acquireLease, clockOf, idRange, ttlOptions } from './lease.js';
+import { acquireLease, clockOf, skewOptions, ttlOptions } from './lease.js';
+import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 
 /**
@@ -22,7 +29,8 @@ import { addon } from '../addon.js';
  *
  * @param client an `Etcd3` client (yours: not closed by the lease)
  * @param {{ prefix?: string, ttlMs?: number, renewMs?: number, marginMs?: number,
- *   workerIds?: { min?: number, max?: number }, clock?: object | (() => number) }} [options]
+ *   workerIds?: { min?: number, max?: number }, preset?: string, layout?: object,
+ *   maxSkewMs?: number, onSkew?: 'warn' | 'refuse', clock?: object | (() => number) }} [options]
  *   etcd counts TTLs in whole seconds: the server's TTL is ttlMs rounded up.
  */
 export function etcdLease(client, options = {}) {
@@ -31,6 +39,9 @@ export function etcdLease(client, options = {}) {
   }
   const prefix = options.prefix ?? 'snowmint';
   const timing = ttlOptions(options);
+  const range = workerIdRange(options);
+  const skew = skewOptions(options);
+  const clockKey = (id) => `${prefix}/clock/${id}`;
   const workerKey = (id) => `${prefix}/worker/${id}`;
   const boundKey = (id) => `${prefix}/hwm/${id}`;
   const [markerKey, youngKey] = [`${prefix}/data`, `${prefix}/young`];
@@ -97,7 +108,7 @@ export function etcdLease(client, options = {}) {
       await lease.revoke().catch(() => {});
       return null;
     },
-    async extend(id, token, bound) {
+    async extend(id, token, bound, clockMs) {
       if (!granted) return false;
       const alive = await granted.keepaliveOnce().then(
         (r) => Number(r.TTL) > 0,
@@ -109,9 +120,17 @@ export function etcdLease(client, options = {}) {
       if (!alive) return false;
       const recorded = await client
         .if(workerKey(id), 'Value', '==', token)
-        .then(client.put(boundKey(id)).value(String(bound)))
+        .then(client.put(boundKey(id)).value(String(bound)), client.put(clockKey(id)).value(`${clockMs} ${timing.renewMs}`).lease(await granted.grant()))
         .commit();
-      return recorded.succeeded;
+      if (!recorded.succeeded) return false;
+      const reports = await client.getAll().prefix(`${prefix}/clock/`).strings();
+      const peers = [];
+      for (const [k, v] of Object.entries(reports)) {
+        const workerId = Number(k.slice(prefix.length + 7));
+        const [clock, renewMs] = v.split(' ').map(Number);
+        if (workerId !== id) peers.push({ workerId, clockMs: clock, ageMaxMs: renewMs });
+      }
+      return { peers };
     },
     async release(id, token, hwm) {
       const then = [client.delete().key(workerKey(id))];
@@ -123,5 +142,5 @@ export function etcdLease(client, options = {}) {
       await revoke();
     },
   };
-  return acquireLease(store, { clock: clockOf(options.clock, addon.monotonicNowMs), range: idRange(options), timing });
+  return acquireLease(store, { clock: clockOf(options.clock, addon.monotonicNowMs), range, timing, skew });
 }

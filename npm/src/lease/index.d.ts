@@ -1,5 +1,5 @@
 // snowmint/lease: worker-ID leases (Node only). See docs/lease.md.
-import { LeaseError, TestClock } from '../../index.js';
+import { ClockError, LayoutOptions, LeaseError, Preset, TestClock } from '../../index.js';
 
 export { LeaseError };
 
@@ -13,15 +13,42 @@ export interface LeaseOptions {
   clock?: LeaseClock;
 }
 
-export interface TtlLeaseOptions extends LeaseOptions {
-  /** Namespace of the keys (default 'snowmint'). */
-  prefix?: string;
+/** ClockError `ERR_CLOCK_SKEW`: a renewal found the holder's clock beyond `maxSkewMs` from another. */
+export interface ClockSkewError extends ClockError {
+  code: 'ERR_CLOCK_SKEW';
+  /** Our clock minus theirs, ms (positive: ours is ahead). */
+  skewMs: number;
+  /** How far off the measurement may be, ms (half a round trip; for etcd peers, half their renewMs more). */
+  errMs: number;
+  /** What it was measured against: the server's clock, or the mean of the live peers' last reports. */
+  against: string;
+  maxSkewMs: number;
+}
+
+export interface StoreLeaseOptions extends LeaseOptions {
+  /** The layout of the generator the lease is for: the lease hands out its whole worker field (Instagram 8192, Sonyflake 65536 IDs), or `workerIds` within it. Default 'twitter' (1024). */
+  preset?: Preset;
+  layout?: LayoutOptions;
   /** Lifetime of a claim without renewal (default 10000). */
   ttlMs?: number;
   /** Renewal period (default ttlMs / 3). */
   renewMs?: number;
   /** The generator stops this long before the TTL runs out (default ttlMs / 5). */
   marginMs?: number;
+  /** How far the holder's clock may be from the server's (Redis, ZooKeeper) or its live peers' mean (default 1000). */
+  maxSkewMs?: number;
+  /** Beyond maxSkewMs: 'warn' (default: a 'skew' event, or a process warning when nothing listens) or 'refuse' (a new lease is not granted; a held one throws ClockError ERR_CLOCK_SKEW from every mint until the clock is back within). */
+  onSkew?: 'warn' | 'refuse';
+}
+
+export interface TtlLeaseOptions extends StoreLeaseOptions {
+  /** Namespace of the keys (default 'snowmint'). */
+  prefix?: string;
+}
+
+export interface ZookeeperLeaseOptions extends StoreLeaseOptions {
+  /** The znode under which the lease keeps worker/, hwm/ and data (default '/snowmint'). */
+  path?: string;
 }
 
 /**
@@ -35,9 +62,9 @@ export declare class Lease {
   /** The high-water bound recorded for this worker ID when claimed: its first ID lies after it. */
   readonly resumeAfterMs: number;
   readonly epoch: number;
-  readonly state: 'held' | 'lost' | 'released';
+  readonly state: 'held' | 'pending' | 'lost' | 'released';
   readonly size: number;
-  readonly kind: 'local' | 'redis' | 'etcd';
+  readonly kind: 'local' | 'redis' | 'etcd' | 'zookeeper';
   /** Records the exact high-water mark and frees the worker ID; synchronous for local leases. */
   release(): Promise<void> | void;
   // A Node EventEmitter at run time; typed here without @types/node, so that
@@ -45,10 +72,12 @@ export declare class Lease {
   on(event: 'acquired', listener: (info: { workerId: number }) => void): this;
   on(event: 'lost', listener: (error: LeaseError) => void): this;
   on(event: 'renewFailed', listener: (error: Error) => void): this;
+  on(event: 'skew', listener: (error: ClockSkewError) => void): this;
   once(event: 'acquired', listener: (info: { workerId: number }) => void): this;
   once(event: 'lost', listener: (error: LeaseError) => void): this;
   once(event: 'renewFailed', listener: (error: Error) => void): this;
-  off(event: 'acquired' | 'lost' | 'renewFailed', listener: (...args: any[]) => void): this;
+  once(event: 'skew', listener: (error: ClockSkewError) => void): this;
+  off(event: 'acquired' | 'lost' | 'renewFailed' | 'skew', listener: (...args: any[]) => void): this;
 }
 
 /**
@@ -65,6 +94,12 @@ export declare function defaultLeaseDir(): string;
 export declare function redisLease(client: unknown, options?: TtlLeaseOptions): Promise<Lease>;
 /** Many hosts: etcd, through an `Etcd3` client (npm etcd3). */
 export declare function etcdLease(client: unknown, options?: TtlLeaseOptions): Promise<Lease>;
+/**
+ * Many hosts: ZooKeeper, through a node-zookeeper-client `Client` (a lease on
+ * it ends with its session), or a function returning a new unconnected Client
+ * (the lease connects it, opens a new session after an expiry, closes it at release).
+ */
+export declare function zookeeperLease(client: unknown, options?: ZookeeperLeaseOptions): Promise<Lease>;
 /** Kubernetes StatefulSet: the pod ordinal of `name-N` (plus offset). */
 export declare function workerIdFromHostname(options?: { hostname?: string; offset?: number; max?: number }): number;
 /** A worker ID from an environment variable. */

@@ -30,10 +30,21 @@
 // generator's last minted tick, and hands out the claimed IDs only if it
 // returns (a buffered run is therefore never handed out beyond the bound,
 // whatever time it is handed out).
+//
+// Clock skew does not break uniqueness (above), but it breaks order across
+// hosts: a generator whose clock is 5 s ahead mints IDs that sort after
+// everything its peers mint for 5 s. So every renewal also reports the
+// holder's clock to the store, and a store that can returns what it knows of
+// other clocks (`Readings` below): the coordinator's own time (Redis TIME, a
+// ZooKeeper znode's mtime) and the live peers' last reports. `measureSkew`
+// turns them into skews with error bounds, and a skew beyond `maxSkewMs`
+// (where even the error bound cannot explain it) either fences the lease
+// (`onSkew: 'refuse'`: check() throws ClockError ERR_CLOCK_SKEW until a later
+// renewal finds the clock within) or is reported (`'warn'`: a 'skew' event).
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { ConfigError, LeaseError } from '../errors.js';
+import { ClockError, ConfigError, LeaseError } from '../errors.js';
 
 /**
  * @typedef {object} Store  what a lease kind implements
@@ -46,12 +57,23 @@ import { ConfigError, LeaseError } from '../errors.js';
  *   the store has no bound for the ID and its data is younger than one TTL
  * @property {(ids: number[]) => Map<number, number> | Promise<Map<number, number>>} bounds
  *   the recorded high-water bound of each of `ids` (absent: none recorded)
- * @property {(workerId: number, token: string, bound: number) => boolean | Promise<boolean>} extend
- *   if the token still holds the worker ID: extends its expiry and records `bound`; false if it does not
+ * @property {(workerId: number, token: string, bound: number, clockMs: number) => boolean | Readings | Promise<boolean | Readings>} extend
+ *   if the token still holds the worker ID: extends its expiry, records `bound` and reports
+ *   `clockMs` (the holder's clock as the request is sent) for its peers; false if it does not.
+ *   Stores that know other clocks return them (`Readings`) instead of true
  * @property {() => boolean} [held]   sync stores: whether the claimed worker ID is still ours (a lock
  *   file can be deleted under its holder); asked once per claimed run, so it must be cheap
  * @property {(workerId: number, token: string, hwm: number | null) => void | Promise<void>} release
  *   if the token still holds it: records `hwm` (when not null) as the exact high-water mark and frees it
+ */
+
+/**
+ * @typedef {object} Readings  other clocks, as a store saw them during one extend
+ * @property {{ name: string, ms: number } | undefined} server
+ *   the coordinator's clock while it executed the extend (`name` says which, for messages)
+ * @property {{ workerId: number, clockMs: number, serverMs?: number, ageMaxMs?: number }[]} peers
+ *   each live peer's last report: its clock, and either the coordinator's clock when it
+ *   reported (`serverMs`) or, for stores without a clock, how old the report can be (`ageMaxMs`)
  */
 
 /** The clock a lease computes deadlines on: a TestClock, a function, or the given default. */
@@ -76,14 +98,65 @@ export function ttlOptions(o) {
   return { ttlMs, renewMs, marginMs };
 }
 
-/** The worker IDs a lease may claim: `workerIds: { min, max }` within `size` (default: all of them). */
-export function idRange(o, size = 1024) {
+/**
+ * The worker IDs a lease may claim: `workerIds: { min, max }` within `size`,
+ * the worker field of the layout in use (default: all of them). `layoutName`
+ * names that layout in the message.
+ */
+export function idRange(o, size = 1024, layoutName = 'the default layout') {
   const min = o.workerIds?.min ?? 0;
   const max = o.workerIds?.max ?? size - 1;
   if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min || max >= size) {
-    throw new ConfigError('ERR_INVALID_OPTION', `workerIds must satisfy 0 <= min <= max < ${size}, got { min: ${min}, max: ${max} }`);
+    throw new ConfigError(
+      'ERR_INVALID_OPTION',
+      `workerIds must satisfy 0 <= min <= max < ${size} (the ${size} worker IDs of ${layoutName}), got { min: ${min}, max: ${max} }${max >= size && size < 65536 ? ': for a layout with a wider worker field, give the lease its preset or layout too' : ''}`,
+    );
   }
   return { min, max };
+}
+
+/** Checked, defaulted skew options: `maxSkewMs` (default 1000) and `onSkew` ('warn' by default, or 'refuse'). */
+export function skewOptions(o) {
+  const maxSkewMs = o.maxSkewMs ?? 1000;
+  const onSkew = o.onSkew ?? 'warn';
+  if (!Number.isInteger(maxSkewMs) || maxSkewMs < 0) throw new ConfigError('ERR_INVALID_OPTION', `maxSkewMs must be a non-negative integer, got ${maxSkewMs}`);
+  if (onSkew !== 'warn' && onSkew !== 'refuse') throw new ConfigError('ERR_INVALID_OPTION', `onSkew must be 'warn' or 'refuse', got ${JSON.stringify(onSkew)}`);
+  return { maxSkewMs, onSkew };
+}
+
+/**
+ * The holder's clock against the others, from the readings of one extend
+ * sent at `sentMs` and answered at `doneMs` (on the holder's clock): a list
+ * of { against, skewMs (ours minus theirs), errMs (how far off that may be) }.
+ * Against the coordinator: it read its clock somewhere between send and
+ * answer. Against the peers, the mean of their skews: a peer's report with
+ * the coordinator's time gives its offset from the coordinator (ours minus
+ * theirs is then the skew); one without was written up to `ageMaxMs` ago.
+ */
+export function measureSkew(readings, sentMs, doneMs) {
+  const mid = (sentMs + doneMs) / 2;
+  const half = (doneMs - sentMs) / 2;
+  const out = [];
+  const { server, peers = [] } = readings;
+  if (server) out.push({ against: `the ${server.name}`, skewMs: mid - server.ms, errMs: half });
+  if (peers.length > 0) {
+    let sum = 0;
+    let err = 0;
+    for (const p of peers) {
+      if (p.serverMs !== undefined && server) {
+        sum += mid - server.ms - (p.clockMs - p.serverMs);
+        err += half;
+      } else {
+        // Its clock now lies between clockMs and clockMs + ageMaxMs + our round trip.
+        const age = (p.ageMaxMs ?? 0) + (doneMs - sentMs);
+        sum += doneMs - p.clockMs - age / 2;
+        err += age / 2;
+      }
+    }
+    const n = peers.length;
+    out.push({ against: `the mean of ${n} live peer${n === 1 ? "'s" : "s'"} last reported clocks`, skewMs: sum / n, errMs: err / n });
+  }
+  return out;
 }
 
 /**
@@ -126,7 +199,10 @@ function deadline(promise, ms, what) {
  *
  * Events: 'acquired' ({ workerId }) after a (re-)acquisition, 'lost' (LeaseError)
  * when a renewal finds the worker ID no longer ours, 'renewFailed' (Error) when
- * the store could not be reached (the lease may still recover before its fence).
+ * the store could not be reached (the lease may still recover before its fence),
+ * 'skew' (ClockError ERR_CLOCK_SKEW) when a renewal finds the holder's clock
+ * beyond `maxSkewMs` from the coordinator's or its peers' (once per episode;
+ * with `onSkew: 'warn'` and no listener, a process warning instead).
  */
 export class Lease extends EventEmitter {
   #store;
@@ -145,12 +221,18 @@ export class Lease extends EventEmitter {
   #timer = null;
   #owner = null;
   #highWaterMs = null;
+  #skew;
+  /** With onSkew 'refuse': the ClockError every check throws while the clock is beyond maxSkewMs. */
+  #skewError = null;
+  /** Whether the last renewal found the clock beyond maxSkewMs (an event per episode, not per renewal). */
+  #skewed = false;
 
   /**
    * @param {Store} store
-   * @param {{ clock: () => number, range: {min: number, max: number}, timing?: {ttlMs: number, renewMs: number, marginMs: number}, reserveMs?: number }} o
+   * @param {{ clock: () => number, range: {min: number, max: number}, timing?: {ttlMs: number, renewMs: number, marginMs: number}, reserveMs?: number, skew?: {maxSkewMs: number, onSkew: 'warn' | 'refuse'} }} o
    *   `timing` for stores with a TTL; `reserveMs` for sync stores: how far past the
-   *   current tick each synchronous extension reserves (one write per that many ms of minting).
+   *   current tick each synchronous extension reserves (one write per that many ms of minting);
+   *   `skew` (from `skewOptions`) for stores whose extend returns `Readings`.
    */
   constructor(store, o) {
     super();
@@ -159,6 +241,7 @@ export class Lease extends EventEmitter {
     this.#range = o.range;
     this.#timing = o.timing ?? null;
     this.#reserveMs = o.reserveMs ?? 0;
+    this.#skew = o.skew ?? skewOptions({});
   }
 
   /** The leased worker ID (it can change when a lost lease is re-acquired; see `epoch`). */
@@ -195,6 +278,7 @@ export class Lease extends EventEmitter {
    */
   check(tickMs) {
     if (this.#store.sync && this.#state !== 'released' && !(this.#state === 'held' && this.#store.held())) this.#lostSync();
+    if (this.#skewError !== null && this.#state === 'held') throw this.#skewError;
     if (this.#state === 'held' && tickMs < this.#covered) return;
     if (this.#state === 'released') {
       throw new LeaseError('ERR_LEASE_RELEASED', `the lease on worker ID ${this.#workerId} was released: configure a new lease (or a workerId) to mint again`);
@@ -262,8 +346,45 @@ export class Lease extends EventEmitter {
 
   /** Records `bound` synchronously (sync stores) and covers up to it. */
   #record(bound) {
-    if (!this.#store.extend(this.#workerId, this.#token, bound)) throw this.#expired();
+    const sentAt = this.#clock();
+    const got = this.#store.extend(this.#workerId, this.#token, bound, sentAt);
+    if (!got) throw this.#expired();
+    if (got !== true) this.#judgeSkew(got, sentAt);
     this.#covered = Math.max(this.#covered, bound);
+  }
+
+  /**
+   * Compares the holder's clock with the readings of an extend sent at
+   * `sentAt`: beyond maxSkewMs (even allowing for the error bound), a 'skew'
+   * event, and with onSkew 'refuse' every check throws until a renewal
+   * finds the clock within again.
+   */
+  #judgeSkew(readings, sentAt) {
+    const { maxSkewMs, onSkew } = this.#skew;
+    const beyond = measureSkew(readings, sentAt, this.#clock())
+      .filter((m) => Math.abs(m.skewMs) - m.errMs > maxSkewMs)
+      .sort((a, b) => Math.abs(b.skewMs) - b.errMs - (Math.abs(a.skewMs) - a.errMs));
+    if (beyond.length === 0) {
+      this.#skewed = false;
+      this.#skewError = null;
+      return;
+    }
+    const [{ against, skewMs, errMs }] = beyond;
+    const ms = Math.round(skewMs);
+    const then =
+      onSkew === 'refuse'
+        ? `Minting is refused (onSkew 'refuse'): a new lease is not granted, and a held one mints again once a renewal finds the clock within ${maxSkewMs} ms`
+        : `IDs are still minted (onSkew 'warn'), but they sort ${ms > 0 ? 'after' : 'before'} IDs minted at the same moment elsewhere`;
+    const e = new ClockError(
+      'ERR_CLOCK_SKEW',
+      `the clock of worker ID ${this.#workerId} (${this.#store.kind} lease at ${this.#store.where}) is ${Math.abs(ms)} ms ${ms > 0 ? 'ahead of' : 'behind'} ${against}, measured to within ${Math.ceil(errMs)} ms: beyond maxSkewMs ${maxSkewMs}. ${then}. Fix the host's time synchronisation (NTP, chrony).`,
+    );
+    Object.assign(e, { skewMs: ms, errMs: Math.ceil(errMs), against, maxSkewMs });
+    if (onSkew === 'refuse') this.#skewError = e;
+    if (this.#skewed) return;
+    this.#skewed = true;
+    if (this.listenerCount('skew') > 0) this.emit('skew', e);
+    else if (onSkew === 'warn') process.emitWarning(e.message, { type: 'ClockSkewWarning', code: e.code });
   }
 
   /** Claims a worker ID (preferring the one held before); sync stores return synchronously. */
@@ -298,19 +419,39 @@ export class Lease extends EventEmitter {
     if (this.#store.sync) {
       this.#resumeAfterMs = Math.max(got.bound, ours);
       this.#record(Math.max(this.#resumeAfterMs, this.#clock()) + this.#reserveMs);
+      if (this.#refusesStart()) {
+        const e = this.#skewError;
+        this.#state = 'held';
+        this.release();
+        throw e;
+      }
       return this.#held();
     }
     // The claim's time plus waitMs: read after the store answered, so never early.
     this.#resumeAfterMs = Math.max(got.bound, ours, got.waitMs > 0 ? Math.ceil(this.#clock() + got.waitMs) : 0);
     this.#state = 'pending';
-    return this.#renew().then((ok) => {
+    return this.#renew().then(async (ok) => {
       if (!ok) {
         this.#state = 'lost'; // the loop (if running) claims again
         throw this.#lastError ?? this.#unavailable();
       }
+      if (this.#refusesStart()) {
+        const e = this.#skewError;
+        await this.release();
+        throw e;
+      }
       this.#promote();
       return this;
     });
+  }
+
+  /**
+   * A new holder whose clock is off does not start (Twitter's rule: refuse
+   * at start-up); a running one that re-acquires keeps its lease, fenced
+   * until its clock is back within maxSkewMs.
+   */
+  #refusesStart() {
+    return this.#skewError !== null && this.#epoch === 0;
   }
 
   #held() {
@@ -342,9 +483,10 @@ export class Lease extends EventEmitter {
     // before starting) starts after it and need not wait for the store's age.
     const bound = Math.max(this.#covered, this.#resumeAfterMs, sentAt + ttlMs - marginMs);
     try {
-      const ok = await deadline(Promise.resolve(this.#store.extend(this.#workerId, this.#token, bound)), ttlMs - marginMs, 'lease renewal');
+      const ok = await deadline(Promise.resolve(this.#store.extend(this.#workerId, this.#token, bound, sentAt)), ttlMs - marginMs, 'lease renewal');
       if (!ok) return false;
       if (this.#state !== 'held' && this.#state !== 'pending') return true;
+      if (ok !== true) this.#judgeSkew(ok, sentAt);
       this.#covered = bound;
       this.#renewedAt = sentAt;
       this.#lastError = null;

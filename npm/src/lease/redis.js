@@ -14,9 +14,17 @@
 // first claims wait one TTL too. Once `young` has expired, a store whose
 // marker is still there has not lost its data since, and claims wait only for
 // recorded bounds.
+//
+// Clocks: every renewal reports the holder's clock with the server's (TIME)
+// in a hash `{prefix}:clock`, and returns the server's time and the live
+// peers' reports (those renewed within their TTL; older ones are dropped), so
+// the lease compares its clock with Redis's and with its peers' (lease.js).
+// Scripts that call TIME and then write need Redis 5 or later (effects
+// replication, the default since 5 and the only mode since 7).
 
 import { ConfigError } from '../errors.js';
-import { acquireLease, clockOf, idRange, ttlOptions } from './lease.js';
+import { acquireLease, clockOf, skewOptions, ttlOptions } from './lease.js';
+import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 
 // KEYS[1] = bounds hash, KEYS[2] = data marker, KEYS[3] = young, KEYS[4..] = worker keys
@@ -35,20 +43,41 @@ for i = 4, #KEYS do
 end
 return false`;
 
-// KEYS = worker key, bounds hash; ARGV = token, ttl ms, worker ID, bound.
+// KEYS = worker key, bounds hash, clocks hash; ARGV = token, ttl ms, worker ID, bound, the holder's clock (ms).
 // The bound only grows: lease.js never asks for less than it recorded.
+// Returns 0 (not ours), or {server ms, {worker ID, 'clock server ttl', ...}} of the live peers.
 const EXTEND = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
-return 1`;
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('HSET', KEYS[3], ARGV[3], ARGV[5] .. ' ' .. now .. ' ' .. ARGV[2])
+local all = redis.call('HGETALL', KEYS[3])
+local peers = {}
+for i = 1, #all, 2 do
+  if all[i] ~= ARGV[3] then
+    local _, at, ttl = string.match(all[i + 1], '^(%S+) (%S+) (%S+)$')
+    if now - tonumber(at) < tonumber(ttl) then
+      peers[#peers + 1] = all[i]
+      peers[#peers + 1] = all[i + 1]
+    else
+      redis.call('HDEL', KEYS[3], all[i])
+    end
+  end
+end
+return {now, peers}`;
 
-// KEYS = worker key, bounds hash; ARGV = token, worker ID, exact high-water mark or ''.
+// KEYS = worker key, bounds hash, clocks hash; ARGV = token, worker ID, exact high-water mark or ''.
 const RELEASE = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
 redis.call('DEL', KEYS[1])
+redis.call('HDEL', KEYS[3], ARGV[2])
 return 1`;
+
+/** Worker keys per claim script: a wide worker field (65,536 IDs) is tried in batches, free ones first. */
+const CLAIM_BATCH = 1024;
 
 const BOUNDS = `return redis.call('HGETALL', KEYS[1])`;
 
@@ -72,13 +101,17 @@ function evaluator(client) {
  *
  * @param client an ioredis client or a connected node-redis client (yours: not closed by the lease)
  * @param {{ prefix?: string, ttlMs?: number, renewMs?: number, marginMs?: number,
- *   workerIds?: { min?: number, max?: number }, clock?: object | (() => number) }} [options]
+ *   workerIds?: { min?: number, max?: number }, preset?: string, layout?: object,
+ *   maxSkewMs?: number, onSkew?: 'warn' | 'refuse', clock?: object | (() => number) }} [options]
  */
 export function redisLease(client, options = {}) {
   const evaluate = evaluator(client);
   const prefix = options.prefix ?? 'snowmint';
   const timing = ttlOptions(options);
+  const range = workerIdRange(options);
+  const skew = skewOptions(options);
   const hash = `{${prefix}}:hwm`;
+  const clocks = `{${prefix}}:clock`;
   const marker = [`{${prefix}}:data`, `{${prefix}}:young`];
   const key = (id) => `{${prefix}}:worker:${id}`;
   const store = {
@@ -92,15 +125,27 @@ export function redisLease(client, options = {}) {
       return bounds;
     },
     async claim(ids, token) {
-      const got = await evaluate(CLAIM, [hash, ...marker, ...ids.map(key)], [token, timing.ttlMs, ...ids]);
-      return got ? { workerId: Number(got[0]), bound: Number(got[1]), waitMs: Number(got[2]) } : null;
+      for (let at = 0; at < ids.length; at += CLAIM_BATCH) {
+        const batch = ids.slice(at, at + CLAIM_BATCH);
+        const got = await evaluate(CLAIM, [hash, ...marker, ...batch.map(key)], [token, timing.ttlMs, ...batch]);
+        if (got) return { workerId: Number(got[0]), bound: Number(got[1]), waitMs: Number(got[2]) };
+      }
+      return null;
     },
-    async extend(id, token, bound) {
-      return Number(await evaluate(EXTEND, [key(id), hash], [token, timing.ttlMs, id, bound])) === 1;
+    async extend(id, token, bound, clockMs) {
+      const got = await evaluate(EXTEND, [key(id), hash, clocks], [token, timing.ttlMs, id, bound, clockMs]);
+      if (!Array.isArray(got)) return false;
+      const [now, flat] = got;
+      const peers = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        const [clock, at] = String(flat[i + 1]).split(' ').map(Number);
+        peers.push({ workerId: Number(flat[i]), clockMs: clock, serverMs: at });
+      }
+      return { server: { name: "Redis server's clock (TIME)", ms: Number(now) }, peers };
     },
     async release(id, token, hwm) {
-      await evaluate(RELEASE, [key(id), hash], [token, id, hwm ?? '']);
+      await evaluate(RELEASE, [key(id), hash, clocks], [token, id, hwm ?? '']);
     },
   };
-  return acquireLease(store, { clock: clockOf(options.clock, addon.monotonicNowMs), range: idRange(options), timing });
+  return acquireLease(store, { clock: clockOf(options.clock, addon.monotonicNowMs), range, timing, skew });
 }

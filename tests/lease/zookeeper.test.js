@@ -1,0 +1,134 @@
+// snowmint/lease on a real ZooKeeper (a standalone server started here on a
+// free loopback port): the fault suite every store with a TTL passes, and
+// what only ZooKeeper has: a session that expires under its holder.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import zookeeper from 'node-zookeeper-client';
+import { Snowflake, decode } from '../../npm/src/node.js';
+import { zookeeperLease } from '../../npm/src/lease/index.js';
+import { assertUnique, ttlLeaseSuite, until, within } from './harness.js';
+import { startZookeeper } from './servers.js';
+
+const { server, timing } = ttlLeaseSuite({
+  name: 'zookeeper',
+  start: startZookeeper,
+  stores: ['zookeeper'],
+  total: 2_000_000,
+  dataLoss: { 'a restart with its data directory wiped': (s) => s.restartEmpty() },
+  serverClock: /ZooKeeper server's clock \(znode mtime\)/,
+});
+
+/** A client factory that keeps what it made, so a test can reach a lease's session. */
+function clients(url) {
+  const made = [];
+  const make = () => {
+    const c = zookeeper.createClient(url, { sessionTimeout: timing.ttlMs, spinDelay: 100 });
+    made.push(c);
+    return c;
+  };
+  return { make, made };
+}
+
+/**
+ * Ends `client`'s session from outside, as an operator (or an expiry) would:
+ * its ephemeral znodes are deleted at once. Another connection attaches to
+ * the session and closes it (the two connections may take the session from
+ * each other first, so this is retried until the client hears it expired).
+ */
+async function killSession(url, client) {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const expired = once(client, 'expired');
+    const killer = zookeeper.createClient(url, { sessionId: client.getSessionId(), sessionPassword: client.getSessionPassword(), sessionTimeout: timing.ttlMs });
+    const connected = once(killer, 'connected');
+    killer.connect();
+    await within(connected, 5000, 'could not attach to the session');
+    killer.close();
+    const ended = await Promise.race([expired.then(() => true), sleep(1000).then(() => false)]);
+    if (ended) return;
+  }
+  throw new Error('could not end the session');
+}
+
+test('zookeeper: a session that expires under a minting holder: a successor claims its worker ID at once but mints only above its bound; the old holder stops, re-acquires on a new session once free; 0 duplicates', async (t) => {
+  const { url } = server();
+  const opts = { ...timing, path: '/expiry', workerIds: { min: 2, max: 2 } };
+  const old = clients(url);
+  const a = await zookeeperLease(old.make, opts);
+  const sa = new Snowflake({ lease: a });
+  const before = [];
+  const errors = new Set();
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        for (let i = 0; i < 100; i++) before.push(sa.next());
+      } catch (e) {
+        errors.add(e.code);
+      }
+      await sleep(5);
+    }
+  })();
+  try {
+    await sleep(timing.renewMs * 1.5); // renewed at least once
+    const lost = once(a, 'lost');
+    const expiredAt = performance.now();
+    await killSession(url, old.made[0]);
+    // The worker znode is gone: a successor gets worker ID 2 now, but starts only after a's bound.
+    const b = await zookeeperLease(clients(url).make, opts);
+    const waited = performance.now() - expiredAt;
+    assert.equal(b.workerId, 2);
+    await within(lost, timing.ttlMs * 2, 'the old holder did not notice that its session ended');
+    assert.throws(() => sa.nextBatch(10), { code: 'ERR_LEASE_EXPIRED' });
+    running = false;
+    await loop;
+    const sb = new Snowflake({ lease: b });
+    const after = Array.from({ length: 1000 }, () => sb.next());
+    const lastOld = before.reduce((m, v) => (v > m ? v : m), 0n);
+    t.diagnostic(`successor held worker ID 2 ${Math.round(waited)} ms after the session was killed; old holder minted ${before.length} IDs, errors ${[...errors]}`);
+    assert.ok(after[0] > lastOld, 'the successor minted below the old holder');
+    assert.ok(decode(after[0]).timestamp > b.resumeAfterMs);
+    // The old holder keeps trying (on a new session) and gets the worker ID back once it is free.
+    await b.release();
+    await within(once(a, 'acquired'), timing.renewMs * 4, 'the old holder did not re-acquire its worker ID');
+    assert.ok(old.made.length >= 2, 'the old holder did not open a new session');
+    const again = Array.from({ length: 1000 }, () => sa.next());
+    assert.ok(again[0] > after.at(-1));
+    assertUnique([BigUint64Array.from(before), BigUint64Array.from(after), BigUint64Array.from(again)]);
+  } finally {
+    running = false;
+    await loop;
+    await a.release();
+  }
+});
+
+test('zookeeper: a lease on a client (not a factory) ends with its session: re-acquiring fails with a message that says what to do', async () => {
+  const { url } = server();
+  const c = zookeeper.createClient(url, { sessionTimeout: timing.ttlMs, spinDelay: 100 });
+  const connected = once(c, 'connected');
+  c.connect();
+  await connected;
+  try {
+    const lease = await zookeeperLease(c, { ...timing, path: '/own-client' });
+    assert.equal(lease.kind, 'zookeeper');
+    await killSession(url, c);
+    await within(once(lease, 'lost'), timing.ttlMs * 2, 'the lease did not notice that its session ended');
+    await until(() => /give zookeeperLease\(\) a function that creates a client/.test(String(expiredMessage(lease))), timing.renewMs * 3, 'no hint');
+    await lease.release();
+  } finally {
+    c.close();
+  }
+  assert.throws(() => zookeeperLease({}), { name: 'ConfigError', code: 'ERR_INVALID_OPTION' });
+  assert.throws(() => zookeeperLease(c, { path: 'relative' }), { name: 'ConfigError', code: 'ERR_INVALID_OPTION' });
+});
+
+/** The message a generator on `lease` fails with now. */
+function expiredMessage(lease) {
+  try {
+    lease.check(Date.now());
+  } catch (e) {
+    return e.message;
+  }
+  return '';
+}
