@@ -404,7 +404,10 @@ export function ttlLeaseSuite({ name, start, stores, total, dataLoss, serverCloc
       const peer = await c.lease(opts); // a live peer on the true clock, which has reported it
       try {
         for (const offset of [5000, -5000]) {
-          const clock = () => Date.now() + offset;
+          // The generator and the lease read one clock, offset from the true one.
+          const clock = new TestClock(Date.now() + offset);
+          const ticker = setInterval(() => clock.set(Date.now() + offset), 5);
+          t.after(() => clearInterval(ticker));
           await assert.rejects(c.lease({ ...opts, clock, onSkew: 'refuse' }), (e) => {
             t.diagnostic(`${offset > 0 ? '+' : ''}${offset} ms: ${e.message}`);
             assert.equal(e.name, 'ClockError');
@@ -420,8 +423,9 @@ export function ttlLeaseSuite({ name, start, stores, total, dataLoss, serverCloc
           assert.equal(w.name, 'ClockSkewWarning');
           assert.equal(w.code, 'ERR_CLOCK_SKEW');
           assert.match(w.message, offset > 0 ? /\d+ ms ahead of/ : /\d+ ms behind/);
-          assert.equal(typeof new Snowflake({ lease }).next(), 'bigint'); // it mints
+          assert.equal(typeof new Snowflake({ lease, clock }).next(), 'bigint'); // it mints
           await lease.release();
+          clearInterval(ticker);
         }
         // Within maxSkewMs: granted, and no warning.
         const quiet = await c.lease({ ...opts, clock: () => Date.now() + 300, onSkew: 'refuse' });

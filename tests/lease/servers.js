@@ -188,6 +188,8 @@ export async function startZookeeper() {
       `clientPort=${port}`,
       'clientPortAddress=127.0.0.1',
       'maxClientCnxns=0',
+      // Written to the OS, not fsynced per write: a test server's data outlives its restarts, not a power cut.
+      'forceSync=no',
       'admin.enableServer=false',
       '4lw.commands.whitelist=srvr',
       '',

@@ -148,24 +148,27 @@ export function zookeeperLease(client, options = {}) {
   const workerPath = (id) => `${root}/worker/${id}`;
   const hwmPath = (id) => `${root}/hwm/${id}`;
   const data = (s) => Buffer.from(String(s));
-  /** Our worker znode and its data version (only our writes move it): a setData on that version fails on anyone else's. */
-  let held = null;
   /**
-   * Writes to our znode, one after another: a renewal that timed out for the
-   * lease may still be queued in the client (it sends it on reconnection),
-   * and the next one must carry the version that one leaves.
+   * Our worker znode: its data version (only our writes move it: a setData
+   * on that version fails on anyone else's) and the writes to it, one after
+   * another: a renewal that timed out for the lease may still be queued in
+   * the client (it sends it on reconnection), and the next one must carry the
+   * version that one leaves. A new claim starts afresh (the old session's
+   * queue may never drain).
    */
-  let writes = Promise.resolve();
-  const serial = (fn) => {
-    const run = writes.then(fn, fn);
-    writes = run.catch(() => {});
+  let held = null;
+  /** The client whose session created the lease's znode directories. */
+  let ensured = null;
+  const serial = (mine, fn) => {
+    const run = mine.writes.then(fn, fn);
+    mine.writes = run.catch(() => {});
     return run;
   };
 
   /** Creates a persistent znode (and its parents) unless it exists. */
-  const ensure = async (path) => {
+  const ensure = async (path, text = null) => {
     try {
-      await zk((c, cb) => c.mkdirp(path, cb));
+      await zk((c, cb) => c.mkdirp(path, text === null ? null : data(text), cb));
     } catch (e) {
       if (codeOf(e) !== NODE_EXISTS) throw e;
     }
@@ -202,10 +205,14 @@ export function zookeeperLease(client, options = {}) {
       return new Map(read.filter(([, d]) => d !== null).map(([id, d]) => [id, Number(d.text)]));
     },
     async claim(ids, token) {
-      await session.forClaim();
-      await ensure(`${root}/worker`);
-      await ensure(`${root}/hwm`);
-      await ensure(`${root}/data`); // the marker: its ctime is when the store's data began
+      const client = await session.forClaim();
+      // Once per session: a server that lost its data also ended every session.
+      if (ensured !== client) {
+        await ensure(`${root}/worker`);
+        await ensure(`${root}/hwm`);
+        await ensure(`${root}/data`, timing.ttlMs); // the marker: its ctime is when the store's data began
+        ensured = client;
+      }
       const taken = new Set((await children(`${root}/worker`)).map(Number));
       for (const id of ids) {
         if (taken.has(id)) continue;
@@ -215,11 +222,12 @@ export function zookeeperLease(client, options = {}) {
           if (codeOf(e) === NODE_EXISTS) continue;
           throw e;
         }
-        held = { id, version: 0 };
+        held = { id, version: 0, writes: Promise.resolve() };
         const [bound, mine, marker] = await Promise.all([getData(hwmPath(id)), getData(workerPath(id)), getData(`${root}/data`)]);
         if (bound === null) await ensure(hwmPath(id));
-        // The claim's time and the marker's birth, both on the server's clock.
-        const waitMs = bound === null && mine && marker ? Math.max(0, long(marker.stat.ctime) + timing.ttlMs - long(mine.stat.ctime)) : 0;
+        // The rest of the first TTL (the marker's creator's) since the marker's
+        // birth, at the claim: both on the server's clock.
+        const waitMs = bound === null && mine && marker ? Math.max(0, long(marker.stat.ctime) + Number(marker.text) - long(mine.stat.ctime)) : 0;
         return { workerId: id, bound: Number(bound?.text || 0), waitMs };
       }
       return null;
@@ -229,7 +237,7 @@ export function zookeeperLease(client, options = {}) {
       if (mine?.id !== id || session.ended()) return false;
       let results;
       try {
-        results = await serial(() =>
+        results = await serial(mine, () =>
           zk((c, cb) =>
             c
               .transaction()
@@ -252,7 +260,7 @@ export function zookeeperLease(client, options = {}) {
       let timer;
       try {
         if (mine?.id !== id || session.ended()) return;
-        const done = serial(() => {
+        const done = serial(mine, () => {
           const txn = session.client.transaction();
           if (hwm !== null) txn.setData(hwmPath(id), data(hwm), -1);
           return zk((_, cb) => txn.remove(workerPath(id), mine.version).commit(cb));
