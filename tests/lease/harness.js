@@ -81,8 +81,9 @@ export function assertUnique(arrays) {
   return all.length;
 }
 
+/** The largest of BigInt IDs. */
 // biome-ignore lint/complexity/useMathMinMax: BigInts, which Math.max refuses
-const max = (a) => a.reduce((m, v) => (v > m ? v : m), 0n);
+export const max = (a) => a.reduce((m, v) => (v > m ? v : m), 0n);
 
 /** Resolves with `promise`, or fails the test after `ms`. */
 export async function within(promise, ms, what) {
@@ -454,15 +455,19 @@ export function ttlLeaseSuite({ name, start, stores, total, dataLoss, serverCloc
           if (onSkew === 'refuse') {
             assert.throws(() => sf.nextBatch(5000), { name: 'ClockError', code: 'ERR_CLOCK_SKEW' });
             offset = 0;
-            await until(() => {
-              try {
-                sf.nextBatch(10);
-                return true;
-              } catch (err) {
-                assert.equal(err.code, 'ERR_CLOCK_SKEW');
-                return false;
-              }
-            }, timing.renewMs * 3, 'minting did not resume once the clock was back');
+            await until(
+              () => {
+                try {
+                  sf.nextBatch(10);
+                  return true;
+                } catch (err) {
+                  assert.equal(err.code, 'ERR_CLOCK_SKEW');
+                  return false;
+                }
+              },
+              timing.renewMs * 3,
+              'minting did not resume once the clock was back',
+            );
           } else {
             assert.equal(sf.nextBatch(5000).length, 5000);
           }

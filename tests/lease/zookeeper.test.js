@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import zookeeper from 'node-zookeeper-client';
 import { Snowflake, decode } from '../../npm/src/node.js';
 import { zookeeperLease } from '../../npm/src/lease/index.js';
-import { assertUnique, ttlLeaseSuite, until, within } from './harness.js';
+import { assertUnique, max, ttlLeaseSuite, until, within } from './harness.js';
 import { startZookeeper } from './servers.js';
 
 const { server, timing } = ttlLeaseSuite({
@@ -85,7 +85,7 @@ test('zookeeper: a session that expires under a minting holder: a successor clai
     await loop;
     const sb = new Snowflake({ lease: b });
     const after = Array.from({ length: 1000 }, () => sb.next());
-    const lastOld = before.reduce((m, v) => (v > m ? v : m), 0n);
+    const lastOld = max(before);
     t.diagnostic(`successor held worker ID 2 ${Math.round(waited)} ms after the session was killed; old holder minted ${before.length} IDs, errors ${[...errors]}`);
     assert.ok(after[0] > lastOld, 'the successor minted below the old holder');
     assert.ok(decode(after[0]).timestamp > b.resumeAfterMs);

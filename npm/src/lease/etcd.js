@@ -120,7 +120,13 @@ export function etcdLease(client, options = {}) {
       if (!alive) return false;
       const recorded = await client
         .if(workerKey(id), 'Value', '==', token)
-        .then(client.put(boundKey(id)).value(String(bound)), client.put(clockKey(id)).value(`${clockMs} ${timing.renewMs}`).lease(await granted.grant()))
+        .then(
+          client.put(boundKey(id)).value(String(bound)),
+          client
+            .put(clockKey(id))
+            .value(`${clockMs} ${timing.renewMs}`)
+            .lease(await granted.grant()),
+        )
         .commit();
       if (!recorded.succeeded) return false;
       const reports = await client.getAll().prefix(`${prefix}/clock/`).strings();

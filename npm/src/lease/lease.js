@@ -1,5 +1,5 @@
 // The one lease contract behind every kind of worker-ID lease (local lock
-// files, Redis, etcd): claiming, fencing, the high-water bound, renewal,
+// files, Redis, etcd, ZooKeeper): claiming, fencing, the high-water bound, renewal,
 // re-acquisition and release. A kind only supplies a small store (see
 // `Store` below); everything that decides whether an ID may be handed out
 // lives here, once.
@@ -48,7 +48,7 @@ import { ClockError, ConfigError, LeaseError } from '../errors.js';
 
 /**
  * @typedef {object} Store  what a lease kind implements
- * @property {string} kind            'local' | 'redis' | 'etcd'
+ * @property {string} kind            'local' | 'redis' | 'etcd' | 'zookeeper'
  * @property {string} where           names the place, for messages (a directory, a key prefix)
  * @property {boolean} sync           true: claim/extend are synchronous, and `held` says whether the lease still holds (local)
  * @property {(ids: number[], token: string, nowMs: number) => ({workerId: number, bound: number, waitMs?: number} | null) | Promise<...>} claim

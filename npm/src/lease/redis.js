@@ -138,7 +138,9 @@ export function redisLease(client, options = {}) {
       const [now, flat] = got;
       const peers = [];
       for (let i = 0; i < flat.length; i += 2) {
-        const [clock, at] = String(flat[i + 1]).split(' ').map(Number);
+        const [clock, at] = String(flat[i + 1])
+          .split(' ')
+          .map(Number);
         peers.push({ workerId: Number(flat[i]), clockMs: clock, serverMs: at });
       }
       return { server: { name: "Redis server's clock (TIME)", ms: Number(now) }, peers };
