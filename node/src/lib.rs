@@ -221,6 +221,11 @@ impl SnowflakeHandle {
     }
 
     #[napi(catch_unwind)]
+    pub fn generation(&self) -> Result<u32> {
+        self.with(|_, generation| Ok(generation))
+    }
+
+    #[napi(catch_unwind)]
     pub fn worker_id(&self) -> Result<f64> {
         self.with(|g, _| Ok(g.worker_id() as f64))
     }

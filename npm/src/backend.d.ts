@@ -50,8 +50,9 @@ export interface SnowflakeSpec {
  *   minted in), which a worker-ID lease must cover;
  * - timing[2]: the generation of the generator: how many times the
  *   process-wide default generator was installed or replaced (any thread's
- *   configure()), 0 for a generator of its own. When it changes, api.js
- *   reads `layout()` and `clockKind()` again before handing out the run.
+ *   configure()), 0 for a generator of its own. When it is not the
+ *   generation api.js read `layout()` and `clockKind()` under (between two
+ *   equal `generation()` reads), the run is dropped and the layout read again.
  */
 export interface SnowflakeHandle {
   /** Writes 1 to `max` (<= out.length) IDs of one tick into out[0..count] and returns count (fewer when the tick has fewer left). */
@@ -59,6 +60,8 @@ export interface SnowflakeHandle {
   /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[1] and timing[2] as in `fill` (timing[0] is 0). */
   fillAll(out: BigUint64Array, timing: Float64Array): void;
   layout(): LayoutInfo;
+  /** The generation as `fill` reports it, read now. */
+  generation(): number;
   workerId(): number;
   /** Which clock it reads; api.js buffers IDs only for 'monotonic'. */
   clockKind(): 'monotonic' | 'system' | 'test';
