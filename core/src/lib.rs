@@ -47,6 +47,7 @@ pub mod error;
 pub mod id;
 pub mod ksuid;
 pub mod objectid;
+pub mod sequence;
 pub mod snowflake;
 mod text;
 pub mod typeid;
