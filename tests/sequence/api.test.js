@@ -1,0 +1,185 @@
+// snowmint/sequence's API on SQLite (a real file database): bad input,
+// exhaustion at 2^63-1, a counter that goes back, close(), CommonJS, and
+// the core's state machine agreeing on the native and the wasm backend.
+
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { sequence, sqliteStore, postgresStore, mysqlStore, redisStore, SequenceError } from '../../npm/src/sequence/index.js';
+import { SnowmintError } from '../../npm/src/errors.js';
+import { addon } from '../../npm/src/addon.js';
+import { wasmBackend } from '../../npm/src/wasm-backend.js';
+import { tempDir } from '../lease/servers.js';
+
+const dir = tempDir('seq-api');
+const db = new Database(join(dir, 'api.db'));
+const store = sqliteStore(db);
+after(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const MAX = (1n << 63n) - 1n;
+const code = (c) => (e) => {
+  assert.ok(e instanceof SnowmintError, `${e?.constructor?.name}: ${e?.message}`);
+  assert.equal(e.code, c, e.message);
+  return true;
+};
+
+test('a store must be a store, and each store needs its driver', () => {
+  for (const bad of [undefined, null, {}, { reserve() {} }, db, 'sqlite']) {
+    assert.throws(() => sequence(bad, { name: 'x' }), code('ERR_SEQUENCE_STORE'));
+  }
+  assert.throws(() => sequence({ reserve() {} }, { name: 'x' }), /describe/);
+  assert.throws(() => postgresStore({}), code('ERR_SEQUENCE_STORE'));
+  assert.throws(() => postgresStore(db), code('ERR_SEQUENCE_STORE'));
+  assert.throws(() => mysqlStore(null), code('ERR_SEQUENCE_STORE'));
+  assert.throws(() => sqliteStore({ query() {} }), code('ERR_SEQUENCE_STORE'));
+  assert.throws(() => redisStore({ get() {} }), code('ERR_SEQUENCE_STORE'));
+  assert.throws(() => sqliteStore(db, { tabel: 'x' }), code('ERR_INVALID_OPTION'));
+  assert.throws(() => postgresStore({ query() {} }, { mode: 'nextval' }), code('ERR_SEQUENCE_STORE'));
+});
+
+test('names and table names are identifiers: a hostile name never reaches SQL', () => {
+  const hostile = 'orders"; DROP TABLE snowmint_sequences; --';
+  for (const name of [hostile, '', '1st', 'a-b', 'a b', 'é', 'n'.repeat(64), "x' OR '1'='1"]) {
+    assert.throws(() => sequence(store, { name }), code('ERR_SEQUENCE_NAME'));
+    assert.throws(() => sqliteStore(db, { table: name }), code('ERR_SEQUENCE_NAME'));
+    assert.throws(() => postgresStore({ query() {} }, { table: name }), code('ERR_SEQUENCE_NAME'));
+  }
+  assert.throws(() => sequence(store, { name: hostile }), /expected 1 to 63 ASCII letters, digits and '_'/);
+  assert.throws(() => sequence(store, {}), code('ERR_INVALID_ARG_TYPE'));
+  assert.throws(() => sequence(store, { name: 'x', nme: 'y' }), code('ERR_INVALID_OPTION'));
+});
+
+test('sizes, target and start out of range are typed errors that say what is allowed', () => {
+  const bad = [
+    [{ blockSize: 0 }, /blockSize = 0 is out of range: expected 1 to 4294967296/],
+    [{ maxBlockSize: 2 ** 33 }, /maxBlockSize/],
+    [{ minBlockSize: 100, maxBlockSize: 10 }, /minBlockSize <= blockSize <= maxBlockSize/],
+    [{ blockSize: 5, minBlockSize: 10 }, /minBlockSize <= blockSize/],
+    [{ targetBlockMs: 0 }, /targetBlockMs/],
+    [{ start: MAX + 1n }, /start = 9223372036854775808 is out of range: expected 0 to 9223372036854775807/],
+    [{ start: 1n << 70n }, /start = 18446744073709551615 is out of range/],
+    [{ start: -1 }, /start must be 0 or more/],
+    [{ blockSize: 1.5 }, /positive integer/],
+  ];
+  for (const [o, message] of bad) {
+    assert.throws(() => sequence(store, { name: 'x', ...o }), code('ERR_SEQUENCE_OPTION'));
+    assert.throws(() => sequence(store, { name: 'x', ...o }), message);
+  }
+  assert.throws(() => sequence(store, { name: 'x', blockSize: '10' }), code('ERR_INVALID_ARG_TYPE'));
+  assert.throws(() => sequence(store, { name: 'x', start: '1' }), code('ERR_INVALID_ARG_TYPE'));
+});
+
+test('next(), nextSync(), nextBatch(): dense and increasing; nextSync() before a block is ERR_SEQUENCE_EMPTY', async () => {
+  const seq = sequence(store, { name: 'orders', blockSize: 10, start: 100234 });
+  assert.throws(() => seq.nextSync(), code('ERR_SEQUENCE_EMPTY'));
+  assert.ok(seq.nextSync.length === 0);
+  assert.equal(await seq.next(), 100234n);
+  assert.equal(seq.nextSync(), 100235n);
+  const batch = await seq.nextBatch(25);
+  assert.ok(batch instanceof BigUint64Array);
+  assert.deepEqual([...batch], Array.from({ length: 25 }, (_, i) => 100236n + BigInt(i)));
+  await assert.rejects(seq.nextBatch(0), code('ERR_INVALID_COUNT'));
+  await seq.close();
+  await assert.rejects(seq.next(), code('ERR_SEQUENCE_CLOSED'));
+  assert.throws(() => seq.nextSync(), code('ERR_SEQUENCE_CLOSED'));
+  // A new sequence on the same name continues after every block reserved (the closed one's rest is a gap).
+  const again = sequence(store, { name: 'orders', blockSize: 10 });
+  assert.ok((await again.next()) >= 100234n + 30n);
+  await again.close();
+});
+
+test('the last ID is 2^63-1; the next block is ERR_SEQUENCE_OVERFLOW, never a wrapped ID', async () => {
+  const seq = sequence(store, { name: 'nearly_done', blockSize: 5, start: MAX - 9n });
+  const ids = [];
+  let err;
+  for (let i = 0; i < 20 && !err; i++) {
+    try {
+      ids.push(await seq.next());
+    } catch (e) {
+      err = e;
+    }
+  }
+  assert.deepEqual(ids, Array.from({ length: 10 }, (_, i) => MAX - 9n + BigInt(i)));
+  assert.ok(err instanceof SequenceError);
+  assert.equal(err.code, 'ERR_SEQUENCE_OVERFLOW');
+  assert.match(err.message, /would pass the largest ID 9223372036854775807/);
+  await seq.close();
+});
+
+test('a counter that went back (row deleted) is refused: ERR_SEQUENCE_BACKWARDS, never a repeated ID', async () => {
+  const seq = sequence(store, { name: 'reset', blockSize: 4 });
+  const ids = [await seq.next()];
+  db.prepare('DELETE FROM snowmint_sequences WHERE name = ?').run('reset');
+  let err;
+  for (let i = 0; i < 20 && !err; i++) {
+    try {
+      ids.push(await seq.next());
+    } catch (e) {
+      err = e;
+    }
+  }
+  assert.equal(err?.code, 'ERR_SEQUENCE_BACKWARDS', err?.message);
+  assert.equal(new Set(ids).size, ids.length);
+  await seq.close();
+});
+
+test('require("snowmint/sequence") (CommonJS) shares the error classes with require("snowmint")', () => {
+  const require = createRequire(import.meta.url);
+  const cjs = require('../../npm/dist/sequence.cjs');
+  const root = require('../../npm/dist/index.cjs');
+  for (const name of ['sequence', 'postgresStore', 'mysqlStore', 'sqliteStore', 'redisStore']) assert.equal(typeof cjs[name], 'function', name);
+  try {
+    cjs.sequence(null, { name: 'x' });
+    assert.fail('no error');
+  } catch (e) {
+    assert.ok(e instanceof cjs.SequenceError && e instanceof root.SnowmintError);
+    assert.equal(e.code, 'ERR_SEQUENCE_STORE');
+  }
+});
+
+test('the state machine answers the same on the native and the wasm backend', () => {
+  const script = (backend) => {
+    const out = [];
+    const h = backend.sequenceNew('s', new Float64Array([50, 10, 1000, 100]), 7n);
+    const run = new BigUint64Array(2);
+    const sizes = new Float64Array(4);
+    h.sizes(sizes);
+    out.push([...sizes], h.start());
+    let next = 7n;
+    for (let t = 0; t < 400; t += 3) {
+      const size = h.request(t);
+      if (size > 0) {
+        if (t % 27 === 0) h.fail(t);
+        else {
+          h.addBlock(next, size);
+          next += BigInt(size);
+        }
+      }
+      out.push(size);
+      try {
+        h.take(run, 1 + (t % 17));
+        out.push(run[0], run[1]);
+      } catch (e) {
+        out.push(e.code);
+      }
+      out.push(h.buffered(), h.blockSize());
+    }
+    for (const [start, len] of [[0n, 5], [MAX, 2], [-1n, 1]]) {
+      try {
+        h.addBlock(start, len);
+      } catch (e) {
+        out.push(e.code, e.message);
+      }
+    }
+    return out;
+  };
+  const native = script(addon);
+  assert.deepEqual(script(wasmBackend()), native);
+  assert.ok(native.includes('ERR_SEQUENCE_BACKWARDS') && native.includes('ERR_SEQUENCE_OVERFLOW'));
+});
