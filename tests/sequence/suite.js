@@ -91,10 +91,10 @@ export function storeSuite(o) {
   test(`${o.name} (${kind}): a process SIGKILLed mid-block leaves only a gap`, async () => {
     const name = 'killed';
     const out = join(dir, 'killed.ids');
-    const args = { kind, conn: conn(), name, count: 10_000_000, options: { blockSize: 5000 }, out };
+    const args = { kind, conn: conn(), name, count: 10_000_000, options: { blockSize: 3333 }, out };
     const child = spawn(process.execPath, [MINTER, JSON.stringify(args)], { stdio: 'ignore' });
     const deadline = Date.now() + 30_000;
-    // Killed once it has written 23,000 IDs: in its fifth block of 5000.
+    // Killed once it has written 23,000 IDs: in its seventh block of 3333.
     while (!(existsSync(out) && statSync(out).size >= 23_000 * 8)) {
       if (Date.now() > deadline) assert.fail('the minter wrote no IDs within 30 s');
       if (child.exitCode !== null) assert.fail(`the minter exited with ${child.exitCode}`);
@@ -104,7 +104,7 @@ export function storeSuite(o) {
     await once(child, 'exit');
     const killed = readIds(out);
     assertIncreasing(killed, 'the killed process');
-    const next = await mint(dir, { kind, conn: conn(), name, count: 10_000, options: { blockSize: 5000 } });
+    const next = await mint(dir, { kind, conn: conn(), name, count: 10_000, options: { blockSize: 3333 } });
     const last = killed[killed.length - 1];
     assert.ok(next.ids[0] > last, `the next process started at ${next.ids[0]}, not after ${last}`);
     assertUnique([killed, next.ids]);
