@@ -534,7 +534,10 @@ mod tests {
         // A block lasts about 100 ms: 1000 IDs at 10/ms, 18000 at 180/ms.
         let last = |v: &[u64]| *v.last().unwrap();
         assert!((900..=1100).contains(&last(&slow_sizes)), "{slow_sizes:?}");
-        assert!((16_200..=19_800).contains(&last(&fast_sizes)), "{fast_sizes:?}");
+        assert!(
+            (16_200..=19_800).contains(&last(&fast_sizes)),
+            "{fast_sizes:?}"
+        );
         // Growth is bounded: at most 4x per step.
         assert!(fast_sizes.windows(2).all(|w| w[1] <= w[0] * 4));
         // Round trips: about one per 100 ms each, not one per fixed-size block.

@@ -78,7 +78,9 @@ impl SequenceHandle {
 
     #[napi(catch_unwind)]
     pub fn add_block(&mut self, start: BigInt, len: f64) -> Result<()> {
-        self.inner.add_block(u64_of(&start), len as u64).map_err(core_err)
+        self.inner
+            .add_block(u64_of(&start), len as u64)
+            .map_err(core_err)
     }
 
     #[napi(catch_unwind)]
@@ -102,10 +104,13 @@ impl SequenceHandle {
         let c = self.inner.config();
         // SAFETY: as in `take`.
         let out = unsafe { out.as_mut() };
-        let values = [c.block_size, c.min_block_size, c.max_block_size, c.target_block_ms];
-        out.iter_mut()
-            .zip(values)
-            .for_each(|(o, v)| *o = v as f64);
+        let values = [
+            c.block_size,
+            c.min_block_size,
+            c.max_block_size,
+            c.target_block_ms,
+        ];
+        out.iter_mut().zip(values).for_each(|(o, v)| *o = v as f64);
     }
 
     #[napi(catch_unwind)]

@@ -83,7 +83,10 @@ test('next(), nextSync(), nextBatch(): dense and increasing; nextSync() before a
   assert.equal(seq.nextSync(), 100235n);
   const batch = await seq.nextBatch(25);
   assert.ok(batch instanceof BigUint64Array);
-  assert.deepEqual([...batch], Array.from({ length: 25 }, (_, i) => 100236n + BigInt(i)));
+  assert.deepEqual(
+    [...batch],
+    Array.from({ length: 25 }, (_, i) => 100236n + BigInt(i)),
+  );
   await assert.rejects(seq.nextBatch(0), code('ERR_INVALID_COUNT'));
   await seq.close();
   await assert.rejects(seq.next(), code('ERR_SEQUENCE_CLOSED'));
@@ -105,7 +108,10 @@ test('the last ID is 2^63-1; the next block is ERR_SEQUENCE_OVERFLOW, never a wr
       err = e;
     }
   }
-  assert.deepEqual(ids, Array.from({ length: 10 }, (_, i) => MAX - 9n + BigInt(i)));
+  assert.deepEqual(
+    ids,
+    Array.from({ length: 10 }, (_, i) => MAX - 9n + BigInt(i)),
+  );
   assert.ok(err instanceof SequenceError);
   assert.equal(err.code, 'ERR_SEQUENCE_OVERFLOW');
   assert.match(err.message, /would pass the largest ID 9223372036854775807/);
@@ -170,7 +176,11 @@ test('the state machine answers the same on the native and the wasm backend', ()
       }
       out.push(h.buffered(), h.blockSize());
     }
-    for (const [start, len] of [[0n, 5], [MAX, 2], [-1n, 1]]) {
+    for (const [start, len] of [
+      [0n, 5],
+      [MAX, 2],
+      [-1n, 1],
+    ]) {
       try {
         h.addBlock(start, len);
       } catch (e) {

@@ -75,9 +75,7 @@ export function storeSuite(o) {
     test(`${o.name} (${k}): ${procs} processes x ${count} next() at once: 0 duplicates, each strictly increasing`, async () => {
       const name = `conc_${k.replace(/\W/g, '_')}`;
       // Half on fixed blocks of 1000, half adaptive from the defaults.
-      const runs = await Promise.all(
-        Array.from({ length: procs }, (_, p) => mint(dir, { kind: k, conn: conn(), name, count, options: p % 2 ? {} : { blockSize: 1000 } })),
-      );
+      const runs = await Promise.all(Array.from({ length: procs }, (_, p) => mint(dir, { kind: k, conn: conn(), name, count, options: p % 2 ? {} : { blockSize: 1000 } })));
       for (const [p, r] of runs.entries()) {
         assert.equal(r.ids.length, count);
         assertIncreasing(r.ids, `process ${p}`);
@@ -140,7 +138,10 @@ export function storeSuite(o) {
       assert.ok(err.message.includes(a.store.describe), err.message);
       assert.ok(err.cause, 'the driver error is the cause');
       assert.ok(idsA.length >= 200, `only ${idsA.length} IDs were served from the buffer`);
-      assert.throws(() => seqA.nextSync(), (e) => ['ERR_SEQUENCE_EMPTY', 'ERR_SEQUENCE_UNAVAILABLE'].includes(e.code));
+      assert.throws(
+        () => seqA.nextSync(),
+        (e) => ['ERR_SEQUENCE_EMPTY', 'ERR_SEQUENCE_UNAVAILABLE'].includes(e.code),
+      );
       const served = idsA.length;
       await outage.up();
       const upDeadline = Date.now() + 30_000;
@@ -170,10 +171,11 @@ export function storeSuite(o) {
   test(`${o.name} (${kind}): processes at 1x and 18x the rate: neither stalls, block sizes diverge, round trips bounded`, async () => {
     const options = { blockSize: 50, minBlockSize: 10, maxBlockSize: 1_000_000, targetBlockMs: 250 };
     const seconds = 3;
-    const [slow, fast] = await Promise.all(
-      [300, 5400].map((rate) => mint(dir, { kind, conn: conn(), name: 'rates', count: rate * seconds, rate, options })),
-    );
-    for (const [what, r] of [['1x', slow], ['18x', fast]]) {
+    const [slow, fast] = await Promise.all([300, 5400].map((rate) => mint(dir, { kind, conn: conn(), name: 'rates', count: rate * seconds, rate, options })));
+    for (const [what, r] of [
+      ['1x', slow],
+      ['18x', fast],
+    ]) {
       assertIncreasing(r.ids, what);
       // The first next() waits for the first block; after the first second none may wait.
       assert.equal(r.lateStalls, 0, `${what}: ${r.lateStalls} next() calls waited on the store after the first second`);

@@ -83,7 +83,12 @@ impl SequenceHandle {
     /// [blockSize, minBlockSize, maxBlockSize, targetBlockMs] as configured.
     pub fn sizes(&self, out: &Float64Array) {
         let c = self.inner.config();
-        let values = [c.block_size, c.min_block_size, c.max_block_size, c.target_block_ms];
+        let values = [
+            c.block_size,
+            c.min_block_size,
+            c.max_block_size,
+            c.target_block_ms,
+        ];
         for (i, v) in values.into_iter().enumerate() {
             out.set_index(i as u32, v as f64);
         }

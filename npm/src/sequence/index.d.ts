@@ -48,6 +48,8 @@ export interface SequenceStats {
   /** Requests made to the store, and how many of them failed. */
   roundTrips: number;
   failures: number;
+  /** How many next() calls found no ID buffered and waited for the store (the first one always does). */
+  waits: number;
 }
 
 export interface Sequence {

@@ -66,6 +66,7 @@ export class Sequence {
   #closed = false;
   #roundTrips = 0;
   #failures = 0;
+  #waits = 0;
 
   constructor(store, options) {
     checkStore(store);
@@ -105,6 +106,7 @@ export class Sequence {
       } catch (e) {
         if (e.code !== 'ERR_SEQUENCE_EMPTY') throw e;
       }
+      this.#waits++;
       await this.#waitForBlock();
     }
   }
@@ -129,13 +131,14 @@ export class Sequence {
     await this.#inflight;
   }
 
-  /** What the sequence is doing: the size of the last block asked for, IDs buffered, store round trips and failed ones. */
+  /** What the sequence is doing: the size of the last block asked for, IDs buffered, store round trips and failed ones, and how often next() waited for a block. */
   stats() {
     return {
       blockSize: this.#h.blockSize(),
       buffered: Number(this.#end - this.#next) + this.#h.buffered(),
       roundTrips: this.#roundTrips,
       failures: this.#failures,
+      waits: this.#waits,
     };
   }
 
@@ -171,11 +174,7 @@ export class Sequence {
       try {
         block = await this.#store.reserve(this.#name, size, this.#start);
       } catch (e) {
-        throw makeError(
-          'ERR_SEQUENCE_UNAVAILABLE',
-          `sequence '${this.#name}': ${this.#store.describe} did not answer a request for a block of ${size} IDs: ${e?.message ?? e}`,
-          { cause: e },
-        );
+        throw makeError('ERR_SEQUENCE_UNAVAILABLE', `sequence '${this.#name}': ${this.#store.describe} did not answer a request for a block of ${size} IDs: ${e?.message ?? e}`, { cause: e });
       }
       call(() => this.#h.addBlock(block.start, block.size));
       this.#lastError = null;
