@@ -142,7 +142,8 @@ export interface Backend {
   fromHuman(text: string): bigint | string;
 
   /**
-   * snowmint/sequence: the core's block-sequence state machine. `sizes` is
+   * snowmint/sequence (the napi addon only: the browser build leaves the
+   * core's `sequence` feature out): the block-sequence state machine. `sizes` is
    * [blockSize, minBlockSize, maxBlockSize, targetBlockMs], NaN for an absent
    * option; throws ERR_SEQUENCE_NAME or ERR_SEQUENCE_OPTION.
    */

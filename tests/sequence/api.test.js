@@ -1,9 +1,9 @@
 // snowmint/sequence's API on SQLite (a real file database): bad input,
 // exhaustion at 2^63-1, a counter that goes back, close(), CommonJS, and
-// the core's state machine agreeing on the native and the wasm backend.
+// the addon's state machine answering the shared vectors.
 
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -11,7 +11,6 @@ import Database from 'better-sqlite3';
 import { sequence, sqliteStore, postgresStore, mysqlStore, redisStore, SequenceError } from '../../npm/src/sequence/index.js';
 import { SnowmintError } from '../../npm/src/errors.js';
 import { addon } from '../../npm/src/addon.js';
-import { wasmBackend } from '../../npm/src/wasm-backend.js';
 import { tempDir } from '../lease/servers.js';
 
 const dir = tempDir('seq-api');
@@ -149,47 +148,52 @@ test('require("snowmint/sequence") (CommonJS) shares the error classes with requ
   }
 });
 
-test('the state machine answers the same on the native and the wasm backend', () => {
-  const script = (backend) => {
-    const out = [];
-    const h = backend.sequenceNew('s', new Float64Array([50, 10, 1000, 100]), 7n);
-    const run = new BigUint64Array(2);
+test('the addon answers the shared vectors (tests/vectors/sequence.json) exactly as the core does', () => {
+  const v = JSON.parse(readFileSync(new URL('../vectors/sequence.json', import.meta.url), 'utf8'));
+  const sizesOf = (o) => new Float64Array(['blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs'].map((k) => o[k] ?? Number.NaN));
+  const handle = (o) => addon.sequenceNew('s', sizesOf(o), o.start === undefined ? undefined : BigInt(o.start));
+  const error = (f) => {
+    try {
+      f();
+      return null;
+    } catch (e) {
+      return e;
+    }
+  };
+  for (const c of v.options) {
+    let h;
+    const e = error(() => {
+      h = handle(c.options);
+    });
+    if (c.error) {
+      assert.equal(e?.code, c.error, JSON.stringify(c));
+      assert.equal(e.message, c.message);
+      continue;
+    }
     const sizes = new Float64Array(4);
     h.sizes(sizes);
-    out.push([...sizes], h.start());
-    let next = 7n;
-    for (let t = 0; t < 400; t += 3) {
-      const size = h.request(t);
-      if (size > 0) {
-        if (t % 27 === 0) h.fail(t);
-        else {
-          h.addBlock(next, size);
-          next += BigInt(size);
-        }
-      }
-      out.push(size);
-      try {
-        h.take(run, 1 + (t % 17));
-        out.push(run[0], run[1]);
-      } catch (e) {
-        out.push(e.code);
-      }
-      out.push(h.buffered(), h.blockSize());
-    }
-    for (const [start, len] of [
-      [0n, 5],
-      [MAX, 2],
-      [-1n, 1],
-    ]) {
-      try {
-        h.addBlock(start, len);
-      } catch (e) {
-        out.push(e.code, e.message);
+    assert.deepEqual([...sizes], c.config);
+    assert.equal(String(h.start()), c.start);
+  }
+  for (const c of v.names) {
+    const e = error(() => addon.sequenceCheckName(c.name));
+    assert.equal(e?.code ?? null, c.error, c.name);
+    if (e) assert.equal(e.message, c.message);
+  }
+  const run = new BigUint64Array(2);
+  for (const script of v.scripts) {
+    const h = handle(script.options);
+    for (const [i, step] of script.steps.entries()) {
+      const at = `step ${i} ${JSON.stringify(step)} of ${JSON.stringify(script.options)}`;
+      if (step[0] === 'request') assert.equal(h.request(step[1]), step[2], at);
+      else if (step[0] === 'fail') h.fail(step[1]);
+      else if (step[0] === 'add') assert.equal(error(() => h.addBlock(BigInt(step[1]), step[2]))?.code ?? null, step[3], at);
+      else {
+        const e = error(() => h.take(run, step[1]));
+        assert.deepEqual(e ? e.code : [String(run[0]), Number(run[1])], step[2], at);
+        assert.equal(h.buffered(), step[3], at);
+        assert.equal(h.blockSize(), step[4], at);
       }
     }
-    return out;
-  };
-  const native = script(addon);
-  assert.deepEqual(script(wasmBackend()), native);
-  assert.ok(native.includes('ERR_SEQUENCE_BACKWARDS') && native.includes('ERR_SEQUENCE_OVERFLOW'));
+  }
 });

@@ -11,7 +11,6 @@
 //! (page or worker).
 
 mod decode;
-mod sequence;
 mod snowflake;
 
 // SAFETY: wasm32-unknown-unknown without the atomics feature has one thread.

@@ -1,4 +1,4 @@
-// A block sequence: the core's state machine (backend SequenceHandle) says
+// A block sequence: the core's state machine (the native addon's SequenceHandle) says
 // when to ask the store for a block and how large; this class does the I/O
 // and hands out the IDs. The core hands out runs of consecutive IDs that end
 // where the next block is due, and this class counts through a run itself
@@ -7,7 +7,7 @@
 
 import { makeError, fromBackend } from '../errors.js';
 import { checkOptions, countArg, MAX_BATCH, typeError, call } from '../api/checks.js';
-import { backend } from './backend.js';
+import { addon } from '../addon.js';
 
 const OPTIONS = ['name', 'blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs', 'start'];
 const SIZE_OPTIONS = ['blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs'];
@@ -73,7 +73,7 @@ export class Sequence {
     const o = checkOptions('sequence options', options, OPTIONS);
     if (typeof o.name !== 'string') throw typeError('sequence option name', 'a string', o.name);
     const { sizes, start } = specOf(o);
-    this.#h = call(() => backend().sequenceNew(o.name, sizes, start));
+    this.#h = call(() => addon.sequenceNew(o.name, sizes, start));
     this.#store = store;
     this.#name = o.name;
     this.#start = this.#h.start();

@@ -8,7 +8,7 @@
 
 import { makeError } from '../errors.js';
 import { checkOptions, call } from '../api/checks.js';
-import { backend } from './backend.js';
+import { addon } from '../addon.js';
 
 export const DEFAULT_TABLE = 'snowmint_sequences';
 /** 2^63-1 in SQL: the guard `last_id <= MAX_SQL - size`. */
@@ -23,7 +23,7 @@ export function tableOptions(what, options, allowed) {
   const o = checkOptions(what, options, allowed);
   const table = o.table ?? DEFAULT_TABLE;
   if (typeof table !== 'string') throw storeError(`${what}: table must be a string, got ${typeof table}`);
-  call(() => backend().sequenceCheckName(table));
+  call(() => addon.sequenceCheckName(table));
   return { ...o, table };
 }
 
