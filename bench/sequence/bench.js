@@ -3,7 +3,7 @@
 // starts and stops. Four concurrent clients, each with its own connection
 // (as four application processes would have), in one run:
 //   (a) nextval() per ID            (b) UPDATE ... RETURNING per ID (Redis: INCR per ID)
-//   (c) snowmint/sequence, fixed blocks of 1000
+//   (c) snowmint/sequence, fixed blocks of 1000 and of 10000
 //   (d) snowmint/sequence, adaptive blocks (the defaults)
 //   (e) nextId() (a Snowflake, no database) for scale
 // Prints IDs/s, p99 and max latency of one call, round trips per 1M IDs and
@@ -76,14 +76,14 @@ async function measure(label, clients, { trips, track, waits } = {}) {
   const histogram = [1e3, 2e3, 5e3, 1e4, 1e5, 1e6, Infinity].map((b, i, bs) => [b, lat.filter((x) => x < b && x >= (bs[i - 1] ?? 0)).length]);
   r.histogram = histogram;
   console.log(
-    `${label.padEnd(56)} ${fmt(r.perSec).padStart(12)} IDs/s   p99 ${us(r.p99).padStart(9)}   max ${us(r.max).padStart(9)}   ${fmt(r.tripsPerM).padStart(9)} round trips/1M IDs` +
+    `${label.padEnd(58)} ${fmt(r.perSec).padStart(12)} IDs/s   p99 ${us(r.p99).padStart(9)}   max ${us(r.max).padStart(9)}   ${fmt(r.tripsPerM).padStart(9)} round trips/1M IDs` +
       (r.waits === undefined ? '' : `   ${r.waits} next() waited for a block`),
   );
   return r;
 }
 
 const fmt = (n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1));
-const us = (ns) => (ns < 10_000 ? `${(ns / 1000).toFixed(2)} µs` : ns < 1e7 ? `${(ns / 1000).toFixed(0)} µs` : `${(ns / 1e6).toFixed(0)} ms`);
+const us = (ns) => (ns < 10_000 ? `${(ns / 1000).toFixed(2)} µs` : ns < 1e6 ? `${(ns / 1000).toFixed(0)} µs` : `${(ns / 1e6).toFixed(1)} ms`);
 
 async function pgClients(port) {
   return Promise.all(
@@ -146,6 +146,8 @@ async function main() {
     const runs = [
       ['(c) snowmint/sequence, PostgreSQL, fixed blocks of 1000', pgStores, { name: 'fixed_pg', blockSize: 1000 }],
       ['(c) snowmint/sequence, Redis, fixed blocks of 1000', redisStores, { name: 'fixed_redis', blockSize: 1000 }],
+      ['(c) snowmint/sequence, PostgreSQL, fixed blocks of 10000', pgStores, { name: 'fixed_pg', blockSize: 10_000 }],
+      ['(c) snowmint/sequence, Redis, fixed blocks of 10000', redisStores, { name: 'fixed_redis', blockSize: 10_000 }],
       ['(d) snowmint/sequence, PostgreSQL, adaptive blocks', pgStores, { name: 'adaptive_pg' }],
       ['(d) snowmint/sequence, Redis, adaptive blocks', redisStores, { name: 'adaptive_redis' }],
     ];
@@ -187,8 +189,8 @@ function report(results) {
   for (const [goal, value, met] of goals) console.log(`  ${met ? 'met   ' : 'MISSED'} ${goal}: ${value}`);
   console.log('\nLatency of one call (count per bucket):');
   const buckets = ['<1 µs', '1-2 µs', '2-5 µs', '5-10 µs', '10-100 µs', '0.1-1 ms', '≥1 ms'];
-  console.log(`  ${''.padEnd(56)} ${buckets.map((b) => b.padStart(10)).join('')}`);
-  for (const r of results) console.log(`  ${r.label.padEnd(56)} ${r.histogram.map(([, n]) => String(n).padStart(10)).join('')}`);
+  console.log(`  ${''.padEnd(58)} ${buckets.map((b) => b.padStart(10)).join('')}`);
+  for (const r of results) console.log(`  ${r.label.padEnd(58)} ${r.histogram.map(([, n]) => String(n).padStart(10)).join('')}`);
 
   mkdirSync(OUT, { recursive: true });
   const md = [
@@ -204,7 +206,7 @@ function report(results) {
     '',
   ].join('\n');
   writeFileSync(new URL('results.md', OUT), md);
-  const plotted = results.filter((r) => r.label.startsWith('(c) snowmint/sequence, PostgreSQL') || r.label.startsWith('(d) snowmint/sequence, PostgreSQL'));
+  const plotted = results.filter((r) => r.label.endsWith('PostgreSQL, fixed blocks of 1000') || r.label.endsWith('PostgreSQL, adaptive blocks'));
   writeFileSync(new URL('latency.svg', OUT), svgPlot(plotted));
   console.log(`\nwrote ${new URL('results.md', OUT).pathname} and latency.svg`);
 }
