@@ -42,6 +42,10 @@ pub const DEFAULT_BLOCK_SIZE: u64 = 100;
 pub const DEFAULT_TARGET_BLOCK_MS: u64 = 15_000;
 /// The first ID of a new sequence unless `start` says otherwise.
 pub const DEFAULT_START: u64 = 1;
+/// How long a store may take to answer a request, unless `timeout_ms` says otherwise.
+pub const DEFAULT_TIMEOUT_MS: u64 = 5_000;
+/// The longest `timeout_ms`: ten minutes.
+pub const MAX_TIMEOUT_MS: u64 = 600_000;
 /// The longest name: PostgreSQL's identifier limit (63 bytes).
 pub const MAX_NAME_LEN: usize = 63;
 
@@ -65,6 +69,10 @@ pub struct Options {
     pub target_block_ms: Option<u64>,
     /// The first ID when the store creates the sequence.
     pub start: Option<u64>,
+    /// How long a store may take to answer a request, in ms: a later answer
+    /// counts as a failure and its block as a gap (a hung server must not
+    /// hang `next()`).
+    pub timeout_ms: Option<u64>,
 }
 
 /// Checked options with every default filled in.
@@ -80,6 +88,8 @@ pub struct Config {
     pub target_block_ms: u64,
     /// The first ID when the store creates the sequence.
     pub start: u64,
+    /// How long a store may take to answer a request, in ms.
+    pub timeout_ms: u64,
 }
 
 impl Options {
@@ -126,6 +136,12 @@ impl Options {
                 MAX_TARGET_BLOCK_MS,
             )?,
             start: in_range("start", self.start.unwrap_or(DEFAULT_START), 0, MAX_ID)?,
+            timeout_ms: in_range(
+                "timeoutMs",
+                self.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
+                1,
+                MAX_TIMEOUT_MS,
+            )?,
         })
     }
 }
@@ -354,7 +370,10 @@ mod tests {
             (c.block_size, c.min_block_size, c.max_block_size),
             (100, 10, 1_000_000)
         );
-        assert_eq!((c.target_block_ms, c.start), (15_000, 1));
+        assert_eq!(
+            (c.target_block_ms, c.start, c.timeout_ms),
+            (15_000, 1, 5_000)
+        );
         let c = Options {
             block_size: Some(500),
             ..Options::default()
@@ -388,6 +407,10 @@ mod tests {
             },
             Options {
                 start: Some(MAX_ID + 1),
+                ..o
+            },
+            Options {
+                timeout_ms: Some(0),
                 ..o
             },
             Options {

@@ -485,6 +485,7 @@ fn sequence_vectors() {
         max_block_size: o["maxBlockSize"].as_u64(),
         target_block_ms: o["targetBlockMs"].as_u64(),
         start: o["start"].as_str().map(|s| s.parse().unwrap()),
+        timeout_ms: o["timeoutMs"].as_u64(),
     };
     let code = |r: Result<(), snowmint::Error>| r.err().map(|e| e.code());
     for case in v["options"].as_array().unwrap() {
@@ -495,6 +496,7 @@ fn sequence_vectors() {
                     c.min_block_size,
                     c.max_block_size,
                     c.target_block_ms,
+                    c.timeout_ms,
                 ];
                 let want: Vec<u64> = case["config"]
                     .as_array()

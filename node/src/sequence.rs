@@ -28,7 +28,7 @@ pub struct SequenceHandle {
 }
 
 /// A sequence's state: `sizes` is [blockSize, minBlockSize, maxBlockSize,
-/// targetBlockMs] with NaN for an absent option.
+/// targetBlockMs, timeoutMs] with NaN for an absent option.
 #[napi(catch_unwind)]
 pub fn sequence_new(
     name: String,
@@ -43,6 +43,7 @@ pub fn sequence_new(
         max_block_size: s(2),
         target_block_ms: s(3),
         start: start.as_ref().map(u64_of),
+        timeout_ms: s(4),
     };
     let config = options.config().map_err(core_err)?;
     Ok(SequenceHandle {
@@ -98,7 +99,7 @@ impl SequenceHandle {
         self.inner.block_size() as f64
     }
 
-    /// [blockSize, minBlockSize, maxBlockSize, targetBlockMs] as configured.
+    /// [blockSize, minBlockSize, maxBlockSize, targetBlockMs, timeoutMs] as configured.
     #[napi(catch_unwind)]
     pub fn sizes(&self, mut out: Float64ArraySlice<'_>) {
         let c = self.inner.config();
@@ -109,6 +110,7 @@ impl SequenceHandle {
             c.min_block_size,
             c.max_block_size,
             c.target_block_ms,
+            c.timeout_ms,
         ];
         out.iter_mut().zip(values).for_each(|(o, v)| *o = v as f64);
     }

@@ -144,7 +144,7 @@ export interface Backend {
   /**
    * snowmint/sequence (the napi addon only: the browser build leaves the
    * core's `sequence` feature out): the block-sequence state machine. `sizes` is
-   * [blockSize, minBlockSize, maxBlockSize, targetBlockMs], NaN for an absent
+   * [blockSize, minBlockSize, maxBlockSize, targetBlockMs, timeoutMs], NaN for an absent
    * option; throws ERR_SEQUENCE_NAME or ERR_SEQUENCE_OPTION.
    */
   sequenceNew(name: string, sizes: Float64Array, start: bigint | undefined): SequenceHandle;
@@ -164,7 +164,7 @@ export interface SequenceHandle {
   fail(nowMs: number): void;
   buffered(): number;
   blockSize(): number;
-  /** Writes [blockSize, minBlockSize, maxBlockSize, targetBlockMs] into out. */
+  /** Writes [blockSize, minBlockSize, maxBlockSize, targetBlockMs, timeoutMs] into out. */
   sizes(out: Float64Array): void;
   /** The first ID of a new sequence. */
   start(): bigint;

@@ -65,6 +65,7 @@ test('sizes, target and start out of range are typed errors that say what is all
     [{ start: 1n << 70n }, /start = 18446744073709551615 is out of range/],
     [{ start: -1 }, /start must be 0 or more/],
     [{ blockSize: 1.5 }, /positive integer/],
+    [{ timeoutMs: 0 }, /timeoutMs = 0 is out of range: expected 1 to 600000/],
   ];
   for (const [o, message] of bad) {
     assert.throws(() => sequence(store, { name: 'x', ...o }), code('ERR_SEQUENCE_OPTION'));
@@ -150,7 +151,7 @@ test('require("snowmint/sequence") (CommonJS) shares the error classes with requ
 
 test('the addon answers the shared vectors (tests/vectors/sequence.json) exactly as the core does', () => {
   const v = JSON.parse(readFileSync(new URL('../vectors/sequence.json', import.meta.url), 'utf8'));
-  const sizesOf = (o) => new Float64Array(['blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs'].map((k) => o[k] ?? Number.NaN));
+  const sizesOf = (o) => new Float64Array(['blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs', 'timeoutMs'].map((k) => o[k] ?? Number.NaN));
   const handle = (o) => addon.sequenceNew('s', sizesOf(o), o.start === undefined ? undefined : BigInt(o.start));
   const error = (f) => {
     try {
@@ -170,7 +171,7 @@ test('the addon answers the shared vectors (tests/vectors/sequence.json) exactly
       assert.equal(e.message, c.message);
       continue;
     }
-    const sizes = new Float64Array(4);
+    const sizes = new Float64Array(5);
     h.sizes(sizes);
     assert.deepEqual([...sizes], c.config);
     assert.equal(String(h.start()), c.start);

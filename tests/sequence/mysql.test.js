@@ -2,4 +2,4 @@
 import { storeSuite } from './suite.js';
 import { startMariadb } from './servers.js';
 
-storeSuite({ name: 'mariadb', start: startMariadb, kinds: ['mysql'] });
+storeSuite({ name: 'mariadb', start: startMariadb, kinds: ['mysql'], hang: true });

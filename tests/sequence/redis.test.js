@@ -7,4 +7,4 @@ const start = async () => {
   return Object.assign(server, { conn: { host: '127.0.0.1', port: server.port } });
 };
 
-storeSuite({ name: 'redis', start, kinds: ['ioredis', 'node-redis'] });
+storeSuite({ name: 'redis', start, kinds: ['ioredis', 'node-redis'], hang: true });

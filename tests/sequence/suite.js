@@ -53,7 +53,8 @@ async function mint(dir, args) {
  * @param o.name the server's name
  * @param o.start () => server with conn, stop(), start(), close() (or for SQLite, a file "server")
  * @param o.kinds store kinds: the first runs every test, the others the concurrent one
- * @param o.outage (server, conn) => { down(), up() } when stopping the server is not how it goes away
+ * @param o.outage (server, dir) => { down(), up() } when stopping the server is not how it goes away
+ * @param o.hang whether the server is one process that SIGSTOP freezes (a hung server: connections stay open, no answer comes)
  */
 export function storeSuite(o) {
   let server;
@@ -167,6 +168,54 @@ export function storeSuite(o) {
       await b.close().catch(() => {});
     }
   });
+
+  if (o.hang) {
+    test(`${o.name} (${kind}): a hung server (SIGSTOP): next() rejects after timeoutMs instead of hanging, then recovers, no duplicate`, async () => {
+      const a = await openStore(kind, conn());
+      const seq = sequence(a.store, { name: 'hung', blockSize: 100, timeoutMs: 300 });
+      const ids = [];
+      try {
+        for (let i = 0; i < 60; i++) ids.push(await seq.next());
+        server.proc.kill('SIGSTOP');
+        let err;
+        const t0 = Date.now();
+        try {
+          for (;;) {
+            try {
+              ids.push(await seq.next());
+            } catch (e) {
+              err = e;
+              break;
+            }
+            if (Date.now() - t0 > 20_000) assert.fail('next() did not fail within 20 s of the hang');
+            if (ids.length % 10 === 0) await sleep(1);
+          }
+        } finally {
+          server.proc.kill('SIGCONT');
+        }
+        assert.equal(err.code, 'ERR_SEQUENCE_UNAVAILABLE', err.stack);
+        assert.match(err.message, /no answer within 300 ms/);
+        const served = ids.length;
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          try {
+            ids.push(await seq.next());
+            break;
+          } catch (e) {
+            assert.equal(e.code, 'ERR_SEQUENCE_UNAVAILABLE');
+            if (Date.now() > deadline) assert.fail(`no recovery within 30 s: ${e.message}`);
+            await sleep(20);
+          }
+        }
+        for (let i = 0; i < 300; i++) ids.push(await seq.next());
+        assertIncreasing(ids, 'the sequence across the hang');
+        console.log(`  ${o.name}: hung after ${served} IDs: "${err.message.slice(0, 140)}"; recovered at ${ids[served]} (the timed-out block is a gap)`);
+      } finally {
+        await seq.close();
+        await a.close().catch(() => {});
+      }
+    });
+  }
 
   test(`${o.name} (${kind}): processes at 1x and 18x the rate: neither stalls, block sizes diverge, round trips bounded`, async () => {
     const options = { blockSize: 50, minBlockSize: 10, maxBlockSize: 1_000_000, targetBlockMs: 250 };

@@ -6,20 +6,20 @@
 import { writeFileSync } from 'node:fs';
 import { addon } from '../../npm/src/addon.js';
 const MAX = (1n << 63n) - 1n;
-const sizesOf = (o) => new Float64Array(['blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs'].map((k) => o[k] ?? Number.NaN));
+const sizesOf = (o) => new Float64Array(['blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs', 'timeoutMs'].map((k) => o[k] ?? Number.NaN));
 const startOf = (o) => (o.start === undefined ? undefined : BigInt(o.start));
 const err = (f) => { try { f(); return null; } catch (e) { return { code: e.code, message: e.message }; } };
 
 const optionCases = [
   {}, { blockSize: 500 }, { minBlockSize: 1000 }, { blockSize: 50, minBlockSize: 10, maxBlockSize: 1000, targetBlockMs: 100 },
   { blockSize: 0 }, { maxBlockSize: 2 ** 32 + 1 }, { targetBlockMs: 0 }, { targetBlockMs: 86_400_001 }, { start: '9223372036854775808' },
-  { start: '9223372036854775807' }, { start: '0' }, { minBlockSize: 100, maxBlockSize: 10 }, { blockSize: 5, minBlockSize: 10 },
+  { start: '9223372036854775807' }, { start: '0' }, { timeoutMs: 0 }, { timeoutMs: 250 }, { timeoutMs: 600_001 }, { minBlockSize: 100, maxBlockSize: 10 }, { blockSize: 5, minBlockSize: 10 },
 ];
 const options = optionCases.map((o) => {
   let out;
   const e = err(() => {
     const h = addon.sequenceNew('s', sizesOf(o), startOf(o));
-    const s = new Float64Array(4);
+    const s = new Float64Array(5);
     h.sizes(s);
     out = { config: [...s], start: String(h.start()) };
   });

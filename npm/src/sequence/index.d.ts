@@ -38,6 +38,8 @@ export interface SequenceOptions {
   targetBlockMs?: number;
   /** The first ID when the store creates the sequence (default 1n; at most 2^63-1). */
   start?: bigint | number;
+  /** How long a store may take to answer a request for a block, in ms (default 5000): a later answer is a failure and its block a gap. */
+  timeoutMs?: number;
 }
 
 export interface SequenceStats {

@@ -9,8 +9,9 @@ import { makeError, fromBackend } from '../errors.js';
 import { checkOptions, countArg, MAX_BATCH, typeError, call } from '../api/checks.js';
 import { addon } from '../addon.js';
 
-const OPTIONS = ['name', 'blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs', 'start'];
-const SIZE_OPTIONS = ['blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs'];
+const OPTIONS = ['name', 'blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs', 'start', 'timeoutMs'];
+/** The number options, in the order of the backend's `sizes` array. */
+const SIZE_OPTIONS = ['blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs', 'timeoutMs'];
 const MAX_U64 = (1n << 64n) - 1n;
 /** A run as long as the core has: JS counts through it. */
 const MAX_RUN = Number.MAX_SAFE_INTEGER;
@@ -31,7 +32,7 @@ function checkStore(store) {
 
 /** The options as the backend takes them: sizes as numbers (NaN for absent), start as a bigint. */
 function specOf(options) {
-  const sizes = new Float64Array(4);
+  const sizes = new Float64Array(SIZE_OPTIONS.length);
   SIZE_OPTIONS.forEach((key, i) => {
     const v = options[key];
     if (v === undefined) sizes[i] = Number.NaN;
@@ -67,6 +68,7 @@ export class Sequence {
   #roundTrips = 0;
   #failures = 0;
   #waits = 0;
+  #timeoutMs;
 
   constructor(store, options) {
     checkStore(store);
@@ -77,6 +79,9 @@ export class Sequence {
     this.#store = store;
     this.#name = o.name;
     this.#start = this.#h.start();
+    const config = new Float64Array(SIZE_OPTIONS.length);
+    this.#h.sizes(config);
+    this.#timeoutMs = config[4];
   }
 
   get name() {
@@ -172,7 +177,7 @@ export class Sequence {
     try {
       let block;
       try {
-        block = await this.#store.reserve(this.#name, size, this.#start);
+        block = await answerWithin(this.#store.reserve(this.#name, size, this.#start), this.#timeoutMs);
       } catch (e) {
         throw makeError('ERR_SEQUENCE_UNAVAILABLE', `sequence '${this.#name}': ${this.#store.describe} did not answer a request for a block of ${size} IDs: ${e?.message ?? e}`, { cause: e });
       }
@@ -193,6 +198,19 @@ export class Sequence {
     // A failure's backoff holds the next request back.
     throw this.#lastError ?? makeError('ERR_SEQUENCE_EMPTY', `sequence '${this.#name}': no block is buffered and none can be asked for now`);
   }
+}
+
+/**
+ * The store's answer, or a rejection after `ms`: a hung server must not hang
+ * next(). A later answer is dropped (its block is a gap); the core asks again.
+ */
+function answerWithin(answer, ms) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (the timeoutMs option)`)), ms);
+    timer.unref?.();
+  });
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }
 
 function closedError(name) {
