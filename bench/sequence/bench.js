@@ -26,6 +26,7 @@ const arg = (name, dflt) => {
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
 const SECONDS = arg('seconds', 2);
+const ROUNDS = 4;
 const CLIENTS = 4;
 /** A client yields to the event loop (where store replies arrive) every this many IDs, as a server does between requests. */
 const YIELD_EVERY = 100;
@@ -33,50 +34,52 @@ const OUT = new URL('./results/', import.meta.url);
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
-/**
- * Runs `clients` loops of `next` for SECONDS and measures every call.
- * Returns { ids, perSec, p50, p99, max (ns), samples: [t ms, ns][] of the first client, refills: t ms[] }.
- */
-async function measure(label, clients, { trips, track, waits } = {}) {
-  const lat = [];
-  const timeline = [];
-  const refills = [];
+/** A contender: `clients` functions minting one ID each, and what is measured of them. */
+function contender(label, clients, { trips, track, waits } = {}) {
+  return { label, clients, trips, track, waits, lat: [], timeline: [], refills: [], ids: 0, secs: 0, seen: track?.(0) };
+}
+
+/** Runs every client of `k` for `ms` and times every call; client 0's calls and block requests go on the timeline (in measured time). */
+async function slice(k, ms) {
   const t0 = performance.now();
-  const end = t0 + SECONDS * 1000;
-  let ids = 0;
+  const end = t0 + ms;
+  const offset = k.secs * 1000;
   await Promise.all(
-    clients.map(async (next, c) => {
-      let seen = track?.(c) ?? 0;
+    k.clients.map(async (next, c) => {
       while (performance.now() < end) {
         for (let i = 0; i < YIELD_EVERY; i++) {
           const a = process.hrtime.bigint();
           const r = next();
           if (r instanceof Promise) await r;
           const ns = Number(process.hrtime.bigint() - a);
-          lat.push(ns);
+          k.lat.push(ns);
           if (c === 0) {
-            timeline.push(performance.now() - t0, ns);
-            const now = track?.(0);
-            if (now !== undefined && now !== seen) {
-              seen = now;
-              refills.push(performance.now() - t0);
+            k.timeline.push(offset + performance.now() - t0, ns);
+            const now = k.track?.(0);
+            if (now !== k.seen) {
+              k.seen = now;
+              k.refills.push(offset + performance.now() - t0);
             }
           }
         }
-        ids += YIELD_EVERY;
+        k.ids += YIELD_EVERY;
         await yieldToIo();
       }
     }),
   );
-  const secs = (performance.now() - t0) / 1000;
-  const sorted = Float64Array.from(lat).sort();
-  const r = { label, ids, perSec: ids / secs, p50: pct(sorted, 0.5), p99: pct(sorted, 0.99), max: sorted[sorted.length - 1], timeline, refills };
-  r.tripsPerM = trips ? (trips() / ids) * 1e6 : r.label.startsWith('(e)') ? 0 : 1e6;
-  r.waits = waits?.();
-  const histogram = [1e3, 2e3, 5e3, 1e4, 1e5, 1e6, Infinity].map((b, i, bs) => [b, lat.filter((x) => x < b && x >= (bs[i - 1] ?? 0)).length]);
-  r.histogram = histogram;
+  k.secs += (performance.now() - t0) / 1000;
+}
+
+/** The contender's numbers, printed: IDs/s, p99, max, round trips per 1M IDs, histogram. */
+function summary(k) {
+  const sorted = Float64Array.from(k.lat).sort();
+  const r = { label: k.label, ids: k.ids, perSec: k.ids / k.secs, p99: pct(sorted, 0.99), max: sorted[sorted.length - 1], timeline: k.timeline, refills: k.refills };
+  r.tripsPerM = k.trips ? (k.trips() / k.ids) * 1e6 : r.label.startsWith('(e)') ? 0 : 1e6;
+  r.waits = k.waits?.();
+  const bounds = [1e3, 2e3, 5e3, 1e4, 1e5, 1e6, Infinity];
+  r.histogram = bounds.map((b, i) => sorted.filter((x) => x < b && x >= (bounds[i - 1] ?? 0)).length);
   console.log(
-    `${label.padEnd(58)} ${fmt(r.perSec).padStart(12)} IDs/s   p99 ${us(r.p99).padStart(9)}   max ${us(r.max).padStart(9)}   ${fmt(r.tripsPerM).padStart(9)} round trips/1M IDs` +
+    `${k.label.padEnd(58)} ${fmt(r.perSec).padStart(12)} IDs/s   p99 ${us(r.p99).padStart(9)}   max ${us(r.max).padStart(9)}   ${fmt(r.tripsPerM).padStart(9)} round trips/1M IDs` +
       (r.waits === undefined ? '' : `   ${r.waits} next() waited for a block`),
   );
   return r;
@@ -120,48 +123,45 @@ async function main() {
     await c0.query('CREATE SEQUENCE bench_nextval');
     await c0.query('CREATE TABLE bench_counter (name text PRIMARY KEY, last_id bigint NOT NULL)');
     await c0.query("INSERT INTO bench_counter VALUES ('bench', 0)");
-    console.log(`${CLIENTS} concurrent clients, ${SECONDS} s each, PostgreSQL ${(await c0.query('SHOW server_version')).rows[0].server_version} and Redis on loopback\n`);
-
-    results.push(
-      await measure(
-        '(a) PostgreSQL nextval() per ID',
-        clients.map((c) => async () => BigInt((await c.query("SELECT nextval('bench_nextval') AS v")).rows[0].v)),
-      ),
-    );
-    results.push(
-      await measure(
-        '(b) PostgreSQL UPDATE ... RETURNING per ID',
-        clients.map((c) => async () => BigInt((await c.query("UPDATE bench_counter SET last_id = last_id + 1 WHERE name = 'bench' RETURNING last_id")).rows[0].last_id)),
-      ),
-    );
-    results.push(
-      await measure(
-        '(b) Redis INCR per ID',
-        redis.map((r) => async () => BigInt(await r.incr('bench'))),
-      ),
+    console.log(
+      `${CLIENTS} concurrent clients, ${SECONDS} s each in ${ROUNDS} interleaved rounds, PostgreSQL ${(await c0.query('SHOW server_version')).rows[0].server_version} and Redis on loopback\n`,
     );
 
     const pgStores = clients.map((c) => postgresStore(c));
     const redisStores = redis.map((r) => redisStore(r));
-    const runs = [
+    const seqRuns = [
       ['(c) snowmint/sequence, PostgreSQL, fixed blocks of 1000', pgStores, { name: 'fixed_pg', blockSize: 1000 }],
       ['(c) snowmint/sequence, Redis, fixed blocks of 1000', redisStores, { name: 'fixed_redis', blockSize: 1000 }],
       ['(c) snowmint/sequence, PostgreSQL, fixed blocks of 10000', pgStores, { name: 'fixed_pg', blockSize: 10_000 }],
       ['(c) snowmint/sequence, Redis, fixed blocks of 10000', redisStores, { name: 'fixed_redis', blockSize: 10_000 }],
       ['(d) snowmint/sequence, PostgreSQL, adaptive blocks', pgStores, { name: 'adaptive_pg' }],
       ['(d) snowmint/sequence, Redis, adaptive blocks', redisStores, { name: 'adaptive_redis' }],
-    ];
-    for (const [label, stores, options] of runs) {
-      const s = sequences(stores, options);
-      results.push(await measure(label, s.nexts, s));
-      await Promise.all(s.seqs.map((q) => q.close()));
-    }
-    results.push(
-      await measure(
+    ].map(([label, stores, options]) => ({ label, ...sequences(stores, options) }));
+    const contenders = [
+      contender(
+        '(a) PostgreSQL nextval() per ID',
+        clients.map((c) => async () => BigInt((await c.query("SELECT nextval('bench_nextval') AS v")).rows[0].v)),
+      ),
+      contender(
+        '(b) PostgreSQL UPDATE ... RETURNING per ID',
+        clients.map((c) => async () => BigInt((await c.query("UPDATE bench_counter SET last_id = last_id + 1 WHERE name = 'bench' RETURNING last_id")).rows[0].last_id)),
+      ),
+      contender(
+        '(b) Redis INCR per ID',
+        redis.map((r) => async () => BigInt(await r.incr('bench'))),
+      ),
+      ...seqRuns.map((q) => contender(q.label, q.nexts, q)),
+      contender(
         '(e) nextId(), no database',
         Array.from({ length: CLIENTS }, () => nextId),
       ),
-    );
+    ];
+    // Interleaved rounds in rotating order, so that a change in the machine's load hits every contender alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < contenders.length; i++) await slice(contenders[(i + round) % contenders.length], (SECONDS * 1000) / ROUNDS);
+    }
+    results.push(...contenders.map(summary));
+    await Promise.all(seqRuns.flatMap((q) => q.seqs.map((x) => x.close())));
   } finally {
     await Promise.all(clients.map((c) => c.end()));
     for (const r of redis) r.disconnect();
@@ -190,11 +190,11 @@ function report(results) {
   console.log('\nLatency of one call (count per bucket):');
   const buckets = ['<1 µs', '1-2 µs', '2-5 µs', '5-10 µs', '10-100 µs', '0.1-1 ms', '≥1 ms'];
   console.log(`  ${''.padEnd(58)} ${buckets.map((b) => b.padStart(10)).join('')}`);
-  for (const r of results) console.log(`  ${r.label.padEnd(58)} ${r.histogram.map(([, n]) => String(n).padStart(10)).join('')}`);
+  for (const r of results) console.log(`  ${r.label.padEnd(58)} ${r.histogram.map((n) => String(n).padStart(10)).join('')}`);
 
   mkdirSync(OUT, { recursive: true });
   const md = [
-    `Measured by \`scripts/bench-sequence.sh\` (${CLIENTS} concurrent clients, ${SECONDS} s each, one connection per client; a client yields to the event loop every ${YIELD_EVERY} IDs).`,
+    `Measured by \`scripts/bench-sequence.sh\` (${CLIENTS} concurrent clients, ${SECONDS} s each in ${ROUNDS} interleaved rounds, one connection per client; a client yields to the event loop every ${YIELD_EVERY} IDs).`,
     '',
     '| what | IDs/s | p99 of one call | max | round trips per 1M IDs | next() that waited for a block |',
     '|---|---:|---:|---:|---:|---:|',
