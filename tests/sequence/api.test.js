@@ -42,6 +42,21 @@ test('a store must be a store, and each store needs its driver', () => {
   assert.throws(() => postgresStore({ query() {} }, { mode: 'nextval' }), code('ERR_SEQUENCE_STORE'));
 });
 
+test('a store that answers with something else than a block is a typed error, and concurrent waiters share one block', async () => {
+  const bad = sequence({ describe: 'a broken store', reserve: async () => ({ start: 5, size: 10 }) }, { name: 'broken' });
+  await assert.rejects(bad.next(), (e) => code('ERR_SEQUENCE_STORE')(e) && /a broken store answered an object: reserve\(\) must resolve to/.test(e.message));
+  const seq = sequence(store, { name: 'shared', blockSize: 100 });
+  const ids = await Promise.all(Array.from({ length: 60 }, () => seq.next()));
+  // 60 callers waited for the first block together: they got its first 60 IDs, no gap between them.
+  assert.deepEqual(
+    ids,
+    Array.from({ length: 60 }, (_, i) => ids[0] + BigInt(i)),
+  );
+  // One request for the block, one prefetch once half of it was used.
+  assert.equal(seq.stats().roundTrips, 2);
+  await seq.close();
+});
+
 test('names and table names are identifiers: a hostile name never reaches SQL', () => {
   const hostile = 'orders"; DROP TABLE snowmint_sequences; --';
   for (const name of [hostile, '', '1st', 'a-b', 'a b', 'é', 'n'.repeat(64), "x' OR '1'='1"]) {

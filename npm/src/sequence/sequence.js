@@ -6,7 +6,7 @@
 // the core again when the run is used up.
 
 import { makeError, fromBackend } from '../errors.js';
-import { checkOptions, countArg, MAX_BATCH, typeError, call } from '../api/checks.js';
+import { checkOptions, countArg, describe, MAX_BATCH, typeError, call } from '../api/checks.js';
 import { addon } from '../addon.js';
 
 const OPTIONS = ['name', 'blockSize', 'minBlockSize', 'maxBlockSize', 'targetBlockMs', 'start', 'timeoutMs'];
@@ -100,12 +100,13 @@ export class Sequence {
 
   /** The next ID; waits for a block only when none is buffered. */
   async next() {
-    const id = this.#next;
-    if (id < this.#end) {
-      this.#next = id + 1n;
-      return id;
-    }
     for (;;) {
+      // Also after a wait: callers that waited together share the run the first of them took.
+      const id = this.#next;
+      if (id < this.#end) {
+        this.#next = id + 1n;
+        return id;
+      }
       try {
         return this.#refill();
       } catch (e) {
@@ -180,6 +181,9 @@ export class Sequence {
         block = await answerWithin(this.#store.reserve(this.#name, size, this.#start), this.#timeoutMs);
       } catch (e) {
         throw makeError('ERR_SEQUENCE_UNAVAILABLE', `sequence '${this.#name}': ${this.#store.describe} did not answer a request for a block of ${size} IDs: ${e?.message ?? e}`, { cause: e });
+      }
+      if (typeof block?.start !== 'bigint' || !Number.isSafeInteger(block.size) || block.size < 1) {
+        throw makeError('ERR_SEQUENCE_STORE', `sequence '${this.#name}': ${this.#store.describe} answered ${describe(block)}: reserve() must resolve to { start: bigint, size: a positive integer }`);
       }
       call(() => this.#h.addBlock(block.start, block.size));
       this.#lastError = null;
