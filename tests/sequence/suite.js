@@ -55,6 +55,7 @@ async function mint(dir, args) {
  * @param o.kinds store kinds: the first runs every test, the others the concurrent one
  * @param o.outage (server, dir) => { down(), up() } when stopping the server is not how it goes away
  * @param o.hang whether the server is one process that SIGSTOP freezes (a hung server: connections stay open, no answer comes)
+ * @param o.more (conn) => void: registers tests of this store's own (conn() gives the running server's connection)
  */
 export function storeSuite(o) {
   let server;
@@ -69,6 +70,7 @@ export function storeSuite(o) {
   });
   const [kind] = o.kinds;
   const conn = () => server.conn;
+  o.more?.(conn);
 
   for (const [i, k] of o.kinds.entries()) {
     const procs = i === 0 ? 8 : 4;
