@@ -1,17 +1,8 @@
 // snowmint/sequence: block sequences over a database (Node only). See docs/sequence.md.
-import { SnowmintError } from '../../index.js';
+import { SequenceError } from '../../index.js';
 
-/**
- * Errors of snowmint/sequence, by `code`:
- * ERR_SEQUENCE_OPTION (a size, target or start out of range), ERR_SEQUENCE_NAME
- * (a name that is not an identifier), ERR_SEQUENCE_STORE (not a store, or not
- * a client the store knows), ERR_SEQUENCE_EMPTY (nextSync() with no block
- * buffered), ERR_SEQUENCE_UNAVAILABLE (the store failed and nothing is
- * buffered; `cause` is the driver's error), ERR_SEQUENCE_OVERFLOW (the next
- * block would pass 2^63-1), ERR_SEQUENCE_BACKWARDS (the store's counter went
- * back), ERR_SEQUENCE_CLOSED (used after close()).
- */
-export class SequenceError extends SnowmintError {}
+/** The errors of snowmint/sequence (the same class as the root entry's). */
+export { SequenceError };
 
 /** Where the counters live: what postgresStore(), mysqlStore(), sqliteStore() and redisStore() return. */
 export interface SequenceStore {
