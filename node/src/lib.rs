@@ -21,6 +21,7 @@ use snowmint::{Error as CoreError, Id, Kind, TextKind};
 
 // Public: the test build registers no napi exports, so private ones would be dead code.
 pub mod lease;
+pub mod sequence;
 
 /// A JS error whose `code` is a stable snowmint code.
 type Result<T> = napi::Result<T, &'static str>;

@@ -143,4 +143,32 @@ export interface Backend {
   toHuman(text: string, groups: number | null): string;
   /** Reads the human form back: a Snowflake as bigint, else a ULID text. */
   fromHuman(text: string): bigint | string;
+
+  /**
+   * snowmint/sequence (the napi addon only: the browser build leaves the
+   * core's `sequence` feature out): the block-sequence state machine. `sizes` is
+   * [blockSize, minBlockSize, maxBlockSize, targetBlockMs, timeoutMs], NaN for an absent
+   * option; throws ERR_SEQUENCE_NAME or ERR_SEQUENCE_OPTION.
+   */
+  sequenceNew(name: string, sizes: Float64Array, start: bigint | undefined): SequenceHandle;
+  /** Throws ERR_SEQUENCE_NAME unless `name` is an identifier (also used for table names). */
+  sequenceCheckName(name: string): void;
+}
+
+/** The core's `BlockSequence` (core/src/sequence.rs says what each step does). */
+export interface SequenceHandle {
+  /** Writes [start, len] of a run of up to `max` buffered IDs into out; throws ERR_SEQUENCE_EMPTY. */
+  take(out: BigUint64Array, max: number): void;
+  /** The size of the block to ask the store for now, or 0 for none; `nowMs` is a monotonic ms clock. */
+  request(nowMs: number): number;
+  /** The store's answer: `len` IDs from `start`; throws ERR_SEQUENCE_OVERFLOW or ERR_SEQUENCE_BACKWARDS. */
+  addBlock(start: bigint, len: number): void;
+  /** The store failed: the next request waits a backoff. */
+  fail(nowMs: number): void;
+  buffered(): number;
+  blockSize(): number;
+  /** Writes [blockSize, minBlockSize, maxBlockSize, targetBlockMs, timeoutMs] into out. */
+  sizes(out: Float64Array): void;
+  /** The first ID of a new sequence. */
+  start(): bigint;
 }
