@@ -16,11 +16,11 @@
 // recorded bounds.
 //
 // Clocks: every renewal reports the holder's clock with the server's (TIME)
-// in a hash `{prefix}:clock`, and returns the server's time and the live
-// peers' reports (those renewed within their TTL; older ones are dropped), so
-// the lease compares its clock with Redis's and with its peers' (lease.js).
-// Scripts that call TIME and then write need Redis 5 or later (effects
-// replication, the default since 5 and the only mode since 7).
+// in a hash `{prefix}:clock`, and returns the server's time and a random 16
+// of the live peers' reports (those renewed within their TTL; older ones are
+// dropped), so the lease compares its clock with Redis's and with its peers'
+// (lease.js) at a cost that does not grow with the fleet. HRANDFIELD needs
+// Redis 6.2 or later.
 
 import { ConfigError } from '../errors.js';
 import { acquireLease, clockOf, skewOptions, ttlOptions } from './lease.js';
@@ -43,9 +43,10 @@ for i = 4, #KEYS do
 end
 return false`;
 
-// KEYS = worker key, bounds hash, clocks hash; ARGV = token, ttl ms, worker ID, bound, the holder's clock (ms).
-// The bound only grows: lease.js never asks for less than it recorded.
-// Returns 0 (not ours), or {server ms, {worker ID, 'clock server ttl', ...}} of the live peers.
+// KEYS = worker key, bounds hash, clocks hash; ARGV = token, ttl ms, worker ID, bound, the
+// holder's clock (ms), how many peers to sample. The bound only grows: lease.js never asks
+// for less than it recorded. Returns 0 (not ours), or {server ms, {worker ID,
+// 'clock server ttl', ...}} of up to that many live peers, picked at random.
 const EXTEND = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -53,10 +54,10 @@ redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('HSET', KEYS[3], ARGV[3], ARGV[5] .. ' ' .. now .. ' ' .. ARGV[2])
-local all = redis.call('HGETALL', KEYS[3])
+local all = redis.call('HRANDFIELD', KEYS[3], ARGV[6] + 1, 'WITHVALUES')
 local peers = {}
 for i = 1, #all, 2 do
-  if all[i] ~= ARGV[3] then
+  if all[i] ~= ARGV[3] and #peers < 2 * tonumber(ARGV[6]) then
     local _, at, ttl = string.match(all[i + 1], '^(%S+) (%S+) (%S+)$')
     if now - tonumber(at) < tonumber(ttl) then
       peers[#peers + 1] = all[i]
@@ -78,6 +79,8 @@ return 1`;
 
 /** Worker keys per claim script: a wide worker field (65,536 IDs) is tried in batches, free ones first. */
 const CLAIM_BATCH = 1024;
+/** Peers' reports read per renewal: a random sample, so renewals stay cheap in a large fleet. */
+const PEER_SAMPLE = 16;
 
 const BOUNDS = `return redis.call('HGETALL', KEYS[1])`;
 
@@ -133,7 +136,7 @@ export function redisLease(client, options = {}) {
       return null;
     },
     async extend(id, token, bound, clockMs) {
-      const got = await evaluate(EXTEND, [key(id), hash, clocks], [token, timing.ttlMs, id, bound, clockMs]);
+      const got = await evaluate(EXTEND, [key(id), hash, clocks], [token, timing.ttlMs, id, bound, clockMs, PEER_SAMPLE]);
       if (!Array.isArray(got)) return false;
       const [now, flat] = got;
       const peers = [];
