@@ -3,6 +3,7 @@
 // what only ZooKeeper has: a session that expires under its holder.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zookeeper from 'node-zookeeper-client';
@@ -33,20 +34,29 @@ function clients(url) {
 
 /**
  * Ends `client`'s session from outside, as an operator (or an expiry) would:
- * its ephemeral znodes are deleted at once. Another connection attaches to
- * the session and closes it (the two connections may take the session from
- * each other first, so this is retried until the client hears it expired).
+ * its ephemeral znodes are deleted at once. A raw connection attaches to the
+ * session (a ConnectRequest with its id and password) and closes it in the
+ * same write, before the client, whose connection the server drops, can
+ * take the session back; retried until the client hears that it expired.
  */
 async function killSession(url, client) {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const expired = once(client, 'expired');
-    const killer = zookeeper.createClient(url, { sessionId: client.getSessionId(), sessionPassword: client.getSessionPassword(), sessionTimeout: timing.ttlMs });
-    const connected = once(killer, 'connected').then(() => true);
-    killer.connect();
-    const attached = await Promise.race([connected, sleep(5000).then(() => false)]);
-    killer.close();
-    if (!attached) continue;
-    const ended = await Promise.race([expired.then(() => true), sleep(1000).then(() => false)]);
+  const [host, port] = url.split(':');
+  const attach = Buffer.alloc(4 + 4 + 8 + 4 + 8 + 4 + 16 + 1);
+  attach.writeInt32BE(attach.length - 4, 0); // length; protocol version 0, last zxid seen 0
+  attach.writeInt32BE(timing.ttlMs, 16);
+  client.getSessionId().copy(attach, 20);
+  attach.writeInt32BE(16, 28);
+  client.getSessionPassword().copy(attach, 32);
+  const close = Buffer.alloc(12);
+  close.writeInt32BE(8, 0); // length; xid 1, type closeSession (-11)
+  close.writeInt32BE(1, 4);
+  close.writeInt32BE(-11, 8);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const expired = once(client, 'expired').then(() => true);
+    const socket = connect(Number(port), host, () => socket.write(Buffer.concat([attach, close])));
+    socket.on('error', () => {});
+    const ended = await Promise.race([expired, sleep(3000).then(() => false)]);
+    socket.destroy();
     if (ended) return;
   }
   throw new Error('could not end the session');
