@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 
 use rand_core::{Infallible, TryRng};
 use snowmint::Error;
-use snowmint::clock::{Clock, ClockChoice, ManualClock, MonotonicClock};
+use snowmint::clock::{
+    Clock, ClockChoice, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS, FollowingClock, ManualClock,
+    MonotonicClock,
+};
 use snowmint::objectid::ObjectIdGenerator;
 use snowmint::snowflake::{AtomicSnowflake, Layout, OnBackwards, OnExhausted, Snowflake};
 use snowmint::ulid::{self, UlidGenerator};
@@ -599,6 +602,149 @@ fn a_test_clock_fails_instead_of_waiting() {
     // Once the caller moves the clock on, every generator mints again.
     clock.set(T + 3);
     assert!(atomic.next().is_ok() && plain.next().is_ok() && borrow.next().is_ok());
+}
+
+// ------------------------------------------------------------ the default clock
+
+/// The default clock's rule over two manual clocks: a monotonic one that
+/// counts from 0 and a wall clock that starts at `T`.
+struct Machine {
+    mono: ManualClock,
+    wall: ManualClock,
+}
+
+impl Machine {
+    fn new() -> Machine {
+        Machine {
+            mono: ManualClock::new(0),
+            wall: ManualClock::new(T),
+        }
+    }
+
+    /// A generator on the machine's default clock that fails on any step
+    /// back (so a clock that went back would show), and its first ID at `T`.
+    fn generator(&self) -> AtomicSnowflake<FollowingClock<&ManualClock, &ManualClock>> {
+        let ids = AtomicSnowflake::new(
+            Layout::TWITTER,
+            0,
+            FollowingClock::new(&self.mono, &self.wall),
+        )
+        .unwrap()
+        .on_backwards(OnBackwards::Fail);
+        assert_eq!(id_ms(ids.next().unwrap()), T);
+        ids
+    }
+
+    /// Time passes (both clocks move on) `ms` times by 1 ms; the time of the
+    /// ID minted after each step. IDs strictly increase throughout.
+    fn run(&self, ids: &AtomicSnowflake<impl Clock>, ms: u64) -> Vec<u64> {
+        let mut last = 0;
+        (0..ms)
+            .map(|_| {
+                self.mono.advance(1);
+                self.wall.advance(1);
+                let id = ids.next().unwrap();
+                assert!(id > last, "ID {id} after {last}");
+                last = id;
+                id_ms(id)
+            })
+            .collect()
+    }
+}
+
+fn id_ms(id: u64) -> u64 {
+    Layout::TWITTER.decode(id).unwrap().timestamp_ms
+}
+
+/// How many 1 ms steps of `times` pass before an ID's time reads the wall
+/// clock (`wall_at(step)`), or `None` if none does.
+fn steps_to_follow(times: &[u64], wall_at: impl Fn(u64) -> u64) -> Option<u64> {
+    (0..times.len() as u64).find(|&i| times[i as usize] >= wall_at(i + 1))
+}
+
+#[test]
+fn the_default_clock_follows_a_wall_clock_stepped_forward() {
+    let m = Machine::new();
+    let ids = m.generator();
+    m.run(&ids, 30);
+    let wall = m.wall.now_ms() + 5 * 60_000;
+    m.wall.set(wall);
+    let times = m.run(&ids, 2 * FOLLOW_CHECK_MS);
+    let n = steps_to_follow(&times, |i| wall + i).expect("never followed");
+    assert!(n < FOLLOW_CHECK_MS, "followed after {n} ms");
+    // From then on, the IDs' time is the wall clock's.
+    assert_eq!(times.last(), Some(&(wall + 2 * FOLLOW_CHECK_MS)));
+}
+
+#[test]
+fn the_default_clock_holds_when_the_wall_clock_steps_back_then_follows_again() {
+    let m = Machine::new();
+    let ids = m.generator();
+    m.wall.step_back(HOUR);
+    // A second of IDs: on the monotonic clock's pace, an hour ahead of the wall.
+    let times = m.run(&ids, 1_000);
+    assert_eq!(times, (1..=1_000).map(|i| T + i).collect::<Vec<_>>());
+    // The wall clock catches up in a jump to 5 s past the IDs: they follow.
+    let wall = T + 1_000 + 5_000;
+    m.wall.set(wall);
+    let times = m.run(&ids, 2 * FOLLOW_CHECK_MS);
+    let n = steps_to_follow(&times, |i| wall + i).expect("never followed");
+    assert!(n < FOLLOW_CHECK_MS, "followed after {n} ms");
+    // The wall clock set back by less than the IDs are ahead: still no step back.
+    m.wall.set(wall);
+    m.run(&ids, 2 * FOLLOW_CHECK_MS);
+}
+
+#[test]
+fn the_default_clock_follows_after_a_machine_wakes_up() {
+    // Monotonic time that did not count the sleep: the wall clock alone moves on.
+    for (sleep, checks) in [(30 * 60_000, 1), (10 * HOUR, 10)] {
+        let m = Machine::new();
+        let ids = m.generator();
+        m.run(&ids, 500);
+        m.wall.advance(sleep);
+        let times = m.run(&ids, (checks + 1) * FOLLOW_CHECK_MS);
+        let wall_at = |i| T + 500 + sleep + i;
+        let n = steps_to_follow(&times, wall_at).expect("never followed");
+        assert!(
+            n < checks * FOLLOW_CHECK_MS,
+            "{sleep} ms: followed after {n} ms"
+        );
+        // No reading jumps by more than the bound.
+        let jump = times.windows(2).map(|w| w[1] - w[0]).max().unwrap();
+        assert!(jump <= FOLLOW_MAX_JUMP_MS + 1, "a jump of {jump} ms");
+    }
+}
+
+#[test]
+fn the_default_clock_is_shared_and_never_goes_back_across_threads() {
+    // Threads reading one clock while another thread moves its wall clock
+    // both ways: each thread's readings never decrease.
+    let m = Machine::new();
+    let clock = FollowingClock::new(&m.mono, &m.wall);
+    let done = AtomicBool::new(false);
+    thread::scope(|s| {
+        for _ in 0..THREADS {
+            s.spawn(|| {
+                let mut last = 0;
+                while !done.load(SeqCst) {
+                    let now = clock.now_ms();
+                    assert!(now >= last, "{now} after {last}");
+                    last = now;
+                }
+            });
+        }
+        for i in 0..20_000u64 {
+            m.mono.advance(1);
+            match i % 4 {
+                0 => m.wall.advance(7),
+                1 => m.wall.step_back(HOUR),
+                2 => m.wall.advance(HOUR + 3),
+                _ => m.wall.step_back(2),
+            }
+        }
+        done.store(true, SeqCst);
+    });
 }
 
 // ------------------------------------------------------------ ULID, UUID, ObjectId
