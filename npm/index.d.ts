@@ -148,12 +148,26 @@ export interface DecodeOptions {
   layout?: LayoutOptions;
 }
 
-/** Next ID of the process-wide default Snowflake generator (shared by every worker thread). */
+/**
+ * Next ID of the process-wide default Snowflake generator (shared by every
+ * worker thread). Where the generator must wait it blocks the thread: at most
+ * one tick when a tick's sequence is used up, and at most `maxBackwardsMs`
+ * (default 1,000 ms) under `onBackwards: 'wait'` when the clock reads behind
+ * the last ID (a 'system' clock stepped back, a lease's bound from a clock that
+ * went back). `nextIdAsync()` waits on a timer instead.
+ */
 export function nextId(): bigint;
 /** The same, as a decimal string. */
 export function nextIdString(): string;
 /** `count` increasing IDs of the default generator. */
 export function nextIds(count: number): BigUint64Array;
+/**
+ * nextId() without blocking the event loop: where the generator must wait (a
+ * used-up tick, a clock behind the last ID within `maxBackwardsMs`), it waits
+ * on a timer for as long as the core says, then mints. On a TestClock it waits
+ * for the test to move the clock on. Rejects with the errors nextId() throws.
+ */
+export function nextIdAsync(): Promise<bigint>;
 /** Configures the default generator (all worker threads share it). */
 export function configure(options?: SnowflakeOptions): void;
 
@@ -162,7 +176,10 @@ export class Snowflake {
   constructor(options?: SnowflakeOptions);
   readonly workerId: number;
   readonly layout: LayoutInfo;
+  /** The next ID; blocks the thread where the generator must wait (see nextId()). */
   next(): bigint;
+  /** The next ID, waiting on a timer instead of the thread (see nextIdAsync()). */
+  nextAsync(): Promise<bigint>;
   nextString(): string;
   nextBatch(count: number): BigUint64Array;
   decode(id: bigint | string): SnowflakeRecord;
@@ -208,6 +225,10 @@ export interface Constants {
   readonly textKinds: Readonly<Record<'ulid' | 'uuidv7' | 'uuidv4' | 'uuidv1' | 'uuidv6' | 'ksuid' | 'objectid', number>>;
   /** Default of `maxBackwardsMs`. */
   readonly maxBackwardsMs: number;
+  /** The default clock compares itself with the wall clock every this many ms of monotonic time... */
+  readonly clockCheckMs: number;
+  /** ...and steps forward to it by at most this many ms per comparison (it never steps back). */
+  readonly clockMaxJumpMs: number;
   /** Default of `maxBorrowTicks`. */
   readonly maxBorrowTicks: number;
   /** Run sizes of the per-thread buffering: smallest, largest Snowflake run, largest text batch. */

@@ -7,7 +7,7 @@
 use std::string::String;
 
 use crate::IdText;
-use crate::clock::ClockChoice;
+use crate::clock::{ClockChoice, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS};
 use crate::error::Kind;
 use crate::per_thread::TextKind;
 use crate::snowflake::{FieldOrder, OnBackwards, OnExhausted, Preset};
@@ -23,7 +23,7 @@ pub const MAX_TEXT_RUN: u32 = 256;
 /// The constants as JSON:
 /// `{"presets":[..],"orders":[..],"clocks":[..],"onBackwards":[..],
 /// "onExhausted":[..],"kinds":[..],"textKinds":{"ulid":26,..},
-/// "maxBackwardsMs":1000,"maxBorrowTicks":16,"minRun":16,"maxIdRun":4096,
+/// "maxBackwardsMs":1000,"clockCheckMs":100,"clockMaxJumpMs":3600000,"maxBorrowTicks":16,"minRun":16,"maxIdRun":4096,
 /// "maxTextRun":256}` (names in the order of the bindings' index encoding,
 /// the default first).
 pub fn constants_json() -> String {
@@ -57,6 +57,8 @@ pub fn constants_json() -> String {
     put(&["}"]);
     let numbers = [
         ("maxBackwardsMs", OnBackwards::DEFAULT_MAX_MS),
+        ("clockCheckMs", FOLLOW_CHECK_MS),
+        ("clockMaxJumpMs", FOLLOW_MAX_JUMP_MS),
         ("maxBorrowTicks", OnExhausted::DEFAULT_MAX_TICKS.into()),
         ("minRun", MIN_RUN.into()),
         ("maxIdRun", MAX_ID_RUN.into()),
@@ -83,6 +85,10 @@ mod tests {
         assert_eq!(
             (v["maxBackwardsMs"].as_u64(), v["maxIdRun"].as_u64()),
             (Some(1000), Some(4096))
+        );
+        assert_eq!(
+            (v["clockCheckMs"].as_u64(), v["clockMaxJumpMs"].as_u64()),
+            (Some(100), Some(3_600_000))
         );
     }
 }

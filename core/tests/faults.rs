@@ -604,6 +604,50 @@ fn a_test_clock_fails_instead_of_waiting() {
     assert!(atomic.next().is_ok() && plain.next().is_ok() && borrow.next().is_ok());
 }
 
+/// A claim that must not block (an asynchronous caller's) says until when
+/// instead of waiting, on any clock, and mints once the clock is there.
+#[test]
+fn a_claim_that_must_not_wait_says_how_long_instead() {
+    let clock = ManualClock::new(T);
+    let ids = AtomicSnowflake::new(Layout::TWITTER, 0, &clock).unwrap();
+    let mut plain = Snowflake::new(Layout::TWITTER, 0, &clock).unwrap();
+    let would_wait = |now_ms, until_ms| Err(Error::ClockWouldWait { now_ms, until_ms });
+    let mut out = [0; 16];
+
+    // The sequence used up: until the next tick.
+    assert_eq!(ids.claim(PER_TICK).unwrap().count, PER_TICK);
+    assert_eq!(plain.claim(PER_TICK).unwrap().count, PER_TICK);
+    assert_eq!(ids.try_claim(1), would_wait(T, T + 1));
+    assert_eq!(plain.try_claim(1), would_wait(T, T + 1));
+    let run = ids.claim_into(&mut out, false).unwrap();
+    assert_eq!((run.count, run.wait_ms, run.high_water_ms), (0, 1, T));
+    assert_eq!(out, [0; 16], "nothing written");
+
+    // A step back of 100 ms under 'wait': until the last tick minted.
+    clock.set(T + 100);
+    let last = ids.next().unwrap();
+    clock.set(T);
+    assert_eq!(ids.try_claim(1), would_wait(T, T + 100));
+    assert_eq!(ids.claim_into(&mut out, false).unwrap().wait_ms, 100);
+    clock.set(T + 60);
+    assert_eq!(ids.claim_into(&mut out, false).unwrap().wait_ms, 40);
+    // A step beyond the policy's bound fails as a blocking claim would.
+    clock.set(T + 100 - 2_000);
+    assert_eq!(
+        ids.claim_into(&mut out, false),
+        Err(Error::ClockMovedBackwards {
+            by_ms: 2_000,
+            allowed_ms: 1_000
+        })
+    );
+    // Once the clock is back, it mints after what it minted before.
+    clock.set(T + 100);
+    let run = ids.claim_into(&mut out, false).unwrap();
+    assert_eq!((run.count, run.wait_ms), (16, 0));
+    assert!(out[0] > last && out.windows(2).all(|w| w[0] < w[1]));
+    assert!(plain.try_claim(1).is_ok());
+}
+
 // ------------------------------------------------------------ the default clock
 
 /// The default clock's rule over two manual clocks: a monotonic one that

@@ -15,7 +15,7 @@ use napi::bindgen_prelude::{BigInt, BigUint64ArraySlice, Float64ArraySlice, Null
 use napi_derive::napi;
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{
-    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Spec,
+    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Run, Spec,
 };
 use snowmint::{Error as CoreError, Id, Kind, TextKind};
 
@@ -167,11 +167,12 @@ impl SnowflakeHandle {
 }
 
 /// Writes what a run reports into `timing` (see backend.d.ts).
-fn report(timing: &mut [f64], fresh_ms: f64, high_water_ms: Option<u64>, generation: u32) {
+fn report(timing: &mut [f64], run: &Run, high_water_ms: Option<u64>, generation: u32) {
     let values = [
-        fresh_ms,
+        run.fresh_ms,
         high_water_ms.map_or(f64::NAN, |ms| ms as f64),
         generation.into(),
+        run.wait_ms as f64,
     ];
     for (t, v) in timing.iter_mut().zip(values) {
         *t = v;
@@ -180,20 +181,22 @@ fn report(timing: &mut [f64], fresh_ms: f64, high_water_ms: Option<u64>, generat
 
 #[napi]
 impl SnowflakeHandle {
-    /// One claim (at most one tick, at most `max` IDs) into `out`; see backend.d.ts.
+    /// One claim (at most one tick, at most `max` IDs) into `out`, waiting
+    /// where the generator must unless `wait` is false; see backend.d.ts.
     #[napi(catch_unwind)]
     pub fn fill(
         &self,
         mut out: BigUint64ArraySlice<'_>,
         max: u32,
         mut timing: Float64ArraySlice<'_>,
+        wait: bool,
     ) -> Result<u32> {
         // SAFETY: the JS thread is blocked in this call; api.js does not share these arrays.
         let (out, timing) = unsafe { (out.as_mut(), timing.as_mut()) };
         let len = out.len().min(max as usize);
         self.with(|g, generation| {
-            let run = g.claim_into(&mut out[..len]).map_err(core_err)?;
-            report(timing, run.fresh_ms, Some(run.high_water_ms), generation);
+            let run = g.claim_into(&mut out[..len], wait).map_err(core_err)?;
+            report(timing, &run, Some(run.high_water_ms), generation);
             Ok(run.count as u32)
         })
     }
@@ -210,7 +213,7 @@ impl SnowflakeHandle {
         let (out, timing) = unsafe { (out.as_mut(), timing.as_mut()) };
         self.with(|g, generation| {
             g.next_batch(out).map_err(core_err)?;
-            report(timing, 0.0, g.high_water_ms(), generation);
+            report(timing, &Run::default(), g.high_water_ms(), generation);
             Ok(())
         })
     }

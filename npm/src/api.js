@@ -29,6 +29,7 @@ export const API_NAMES = Object.freeze([
   'nextId',
   'nextIdString',
   'nextIds',
+  'nextIdAsync',
   'configure',
   'Snowflake',
   'TestClock',
@@ -128,6 +129,11 @@ export function createApi(backend, host = {}) {
     return (def ?? initDefault()).batch(count);
   }
 
+  /** nextId() that waits on a timer, not the thread, where the generator must wait. */
+  async function nextIdAsync() {
+    return (def ?? initDefault()).nextAsync();
+  }
+
   class Snowflake {
     #src;
     #decode;
@@ -144,6 +150,10 @@ export function createApi(backend, host = {}) {
     }
     next() {
       return this.#src.next();
+    }
+    /** next() that waits on a timer, not the thread, where the generator must wait. */
+    async nextAsync() {
+      return this.#src.nextAsync();
     }
     nextString() {
       return this.#src.next().toString();
@@ -254,6 +264,7 @@ export function createApi(backend, host = {}) {
     nextId,
     nextIdString,
     nextIds,
+    nextIdAsync,
     configure,
     Snowflake,
     TestClock,

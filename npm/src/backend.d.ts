@@ -51,12 +51,21 @@ export interface SnowflakeSpec {
  * - timing[2]: the generation of the generator: how many times the
  *   process-wide default generator was installed or replaced (any thread's
  *   configure()), 0 for a generator of its own. When it changes, api.js
- *   reads `layout()` and `clockKind()` again before handing out the run.
+ *   reads `layout()` and `clockKind()` again before handing out the run;
+ * - timing[3]: 0 after a run; after a `fill` that must not wait and claimed
+ *   nothing, how many ms of the clock must pass before it can mint.
  */
 export interface SnowflakeHandle {
-  /** Writes 1 to `max` (<= out.length) IDs of one tick into out[0..count] and returns count (fewer when the tick has fewer left). */
-  fill(out: BigUint64Array, max: number, timing: Float64Array): number;
-  /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[1] and timing[2] as in `fill` (timing[0] is 0). */
+  /**
+   * Writes 1 to `max` (<= out.length) IDs of one tick into out[0..count] and
+   * returns count (fewer when the tick has fewer left). Where the generator
+   * must wait (a used-up tick, a clock behind the last ID) it waits if `wait`
+   * is true (on a test clock it throws ERR_CLOCK_WOULD_WAIT instead); if false it
+   * returns 0, and timing[3] says how many ms of the clock must pass first
+   * (core `claim_into`, `Run::wait_ms`; 0 after a run).
+   */
+  fill(out: BigUint64Array, max: number, timing: Float64Array, wait: boolean): number;
+  /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[1] and timing[2] as in `fill` (timing[0] and timing[3] are 0). */
   fillAll(out: BigUint64Array, timing: Float64Array): void;
   layout(): LayoutInfo;
   workerId(): number;

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use js_sys::{BigUint64Array, Float64Array, Object};
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{
-    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Spec,
+    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Run, Spec,
 };
 use wasm_bindgen::prelude::*;
 
@@ -119,31 +119,34 @@ pub struct SnowflakeHandle {
 }
 
 /// Writes what a run reports into `timing` (see backend.d.ts).
-fn report(timing: &Float64Array, fresh_ms: f64, high_water_ms: Option<u64>, default: bool) {
-    timing.set_index(0, fresh_ms);
+fn report(timing: &Float64Array, run: &Run, high_water_ms: Option<u64>, default: bool) {
+    timing.set_index(0, run.fresh_ms);
     timing.set_index(1, high_water_ms.map_or(f64::NAN, |ms| ms as f64));
     let generation = if default { GENERATION.get() } else { 0 };
     timing.set_index(2, generation.into());
+    timing.set_index(3, run.wait_ms as f64);
 }
 
 #[wasm_bindgen]
 impl SnowflakeHandle {
-    /// One claim (at most one tick, at most `max` IDs) into `out`; see backend.d.ts.
+    /// One claim (at most one tick, at most `max` IDs) into `out`, waiting
+    /// where the generator must unless `wait` is false; see backend.d.ts.
     pub fn fill(
         &self,
         out: &BigUint64Array,
         max: u32,
         timing: &Float64Array,
+        wait: bool,
     ) -> Result<u32, JsValue> {
         let mut ids = vec![0; max.min(out.length()) as usize];
         let run = self
             .slot
             .borrow()
-            .claim_into(&mut ids)
+            .claim_into(&mut ids, wait)
             .map_err(core_error)?;
         let count = run.count as u32;
         out.subarray(0, count).copy_from(&ids[..count as usize]);
-        report(timing, run.fresh_ms, Some(run.high_water_ms), self.default);
+        report(timing, &run, Some(run.high_water_ms), self.default);
         Ok(count)
     }
 
@@ -154,7 +157,7 @@ impl SnowflakeHandle {
         let g = self.slot.borrow();
         g.next_batch(&mut ids).map_err(core_error)?;
         out.copy_from(&ids);
-        report(timing, 0.0, g.high_water_ms(), self.default);
+        report(timing, &Run::default(), g.high_water_ms(), self.default);
         Ok(())
     }
 
