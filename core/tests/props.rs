@@ -253,3 +253,74 @@ proptest! {
         let _ = ObjectId::parse_bytes(&bytes);
     }
 }
+
+/// What happens to a machine between two readings of its default clock.
+#[derive(Debug, Clone)]
+enum Moment {
+    /// Time passes: both clocks move on.
+    Passes(u64),
+    /// The machine sleeps: only the wall clock moves on.
+    Sleeps(u64),
+    /// The wall clock is stepped forward or back.
+    WallForward(u64),
+    WallBack(u64),
+}
+
+fn moments() -> impl Strategy<Value = Vec<Moment>> {
+    let hours = 0..3 * 3_600_000u64;
+    proptest::collection::vec(
+        prop_oneof![
+            (0..300u64).prop_map(Moment::Passes),
+            hours.clone().prop_map(Moment::Sleeps),
+            hours.clone().prop_map(Moment::WallForward),
+            hours.prop_map(Moment::WallBack),
+        ],
+        1..60,
+    )
+}
+
+proptest! {
+    /// The default clock's rule, for any history: it never goes back, never
+    /// runs ahead of the furthest the wall clock has been ahead of the
+    /// monotonic one, and once a check interval has passed it reads the wall
+    /// clock or has stepped the largest jump towards it.
+    #[test]
+    fn the_default_clock_follows_forward_within_its_bounds(history in moments()) {
+        use snowmint::clock::{Clock, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS, FollowingClock, ManualClock};
+        let (mono, wall) = (ManualClock::new(0), ManualClock::new(1_700_000_000_000));
+        let clock = FollowingClock::new(&mono, &wall);
+        let mut last = clock.now_ms();
+        prop_assert_eq!(last, wall.now_ms());
+        let mut lead = wall.now_ms();
+        for moment in history {
+            let since = match moment {
+                Moment::Passes(ms) => {
+                    mono.advance(ms);
+                    wall.advance(ms);
+                    ms
+                }
+                Moment::Sleeps(ms) => {
+                    wall.advance(ms);
+                    0
+                }
+                Moment::WallForward(ms) => {
+                    wall.advance(ms);
+                    0
+                }
+                Moment::WallBack(ms) => {
+                    wall.step_back(ms);
+                    0
+                }
+            };
+            let now = clock.now_ms();
+            lead = lead.max(wall.now_ms() - mono.now_ms());
+            prop_assert!(now >= last, "went back from {} to {}", last, now);
+            prop_assert!(now <= mono.now_ms() + lead, "ahead of every wall reading");
+            if since >= FOLLOW_CHECK_MS {
+                let reach = last + since + FOLLOW_MAX_JUMP_MS;
+                prop_assert!(now >= wall.now_ms().min(reach), "{} behind the wall clock {}", now, wall.now_ms());
+            }
+            last = now;
+        }
+    }
+}
