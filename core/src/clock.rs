@@ -240,7 +240,7 @@ mod os {
         }
     }
 
-    /// The process's default clock: [`FollowingClock`]'s rule over
+    /// The process's default clock: [`FollowingClock`](super::FollowingClock)'s rule over
     /// [`Instant`] (in a browser `performance.now()`) and the wall clock
     /// (`Date.now()`). Every `MonotonicClock` in the process shares one
     /// state, so all generators agree and none ever sees time go back.
