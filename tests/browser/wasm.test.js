@@ -121,6 +121,24 @@ test('the clock follows a wall clock moved forward under the page, holds when it
   near(r.lag.asleep, 0, 'one check interval after a 30-minute sleep');
 });
 
+test('nextIdAsync() in a page waits on a timer for a used-up tick while the page keeps running', { timeout: 120_000 }, async () => {
+  const r = await inPage(async (sm) => {
+    const clock = new sm.TestClock(Date.now());
+    sm.configure({ workerId: 3, clock });
+    const used = sm.nextIds(4096); // the whole tick
+    let beats = 0;
+    const beat = setInterval(() => beats++, 1);
+    const pending = sm.nextIdAsync();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    clock.advance(1);
+    const id = await pending;
+    clearInterval(beat);
+    return { later: id > used[4095], tick: sm.decode(id).timestamp - sm.decode(used[4095]).timestamp, beats };
+  });
+  assert.deepEqual([r.later, r.tick], [true, 1]);
+  assert.ok(r.beats >= 3, `a 1 ms interval fired ${r.beats} times in 50 ms`);
+});
+
 test('minting works with the network switched off', { timeout: 120_000 }, async () => {
   await withBrowser(async ({ browser, baseUrl }) => {
     const context = await browser.newContext();
