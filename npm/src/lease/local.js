@@ -3,13 +3,13 @@
 // crashed process never leaves a stale lease and nothing guesses from PIDs.
 // Synchronous, so the default generator can lease its worker ID inside the
 // first nextId() call. The file also holds the worker ID's high-water bound.
-// node/src/lease.rs opens the directory and files so that no other user can
-// steer them, and tells whether a held file is still the one its path names:
+// The snowmint-lease crate (lease/, through node/src/lease.rs) resolves the
+// directory, opens it and the files so that no other user can steer them
+// (the same files a Rust service's lease locks), and tells whether a held
+// file is still the one its path names:
 // a cleaner that deletes it frees the worker ID for others, so the holder
 // checks on every claimed run and claims again (Lease#check).
 
-import { tmpdir, userInfo } from 'node:os';
-import { isAbsolute, join } from 'node:path';
 import { LeaseError } from '../errors.js';
 import { addon } from '../addon.js';
 import { Lease, clockOf, idRange } from './lease.js';
@@ -21,15 +21,22 @@ import { Lease, clockOf, idRange } from './lease.js';
  */
 const RESERVE_MS = 1000;
 
-/** The default lease directory: per user, under the OS temp dir. */
+/**
+ * The default lease directory: per user, under the OS temp dir. The addon's
+ * (the snowmint-lease crate's), so a Rust service's zero-config lease uses
+ * the same one.
+ */
 export function defaultLeaseDir() {
-  let user;
+  return addon.defaultLeaseDir();
+}
+
+/** Runs an addon call, turning its errors into LeaseErrors. */
+function io(fn) {
   try {
-    user = userInfo().username;
-  } catch {
-    user = String(process.getuid?.() ?? 'user');
+    return fn();
+  } catch (e) {
+    throw new LeaseError(e.code === 'ERR_LEASE_DIR_UNSAFE' ? e.code : 'ERR_LEASE_IO', e.message, { cause: e });
   }
-  return join(tmpdir(), `snowmint-leases-${user}`);
 }
 
 /** Local leases still held: released (exact high-water mark written) when the process exits. */
@@ -44,13 +51,6 @@ let exitHook = false;
  */
 function localStore(dir, processWide, machineClock) {
   let file = null;
-  const io = (fn) => {
-    try {
-      return fn();
-    } catch (e) {
-      throw new LeaseError(e.code === 'ERR_LEASE_DIR_UNSAFE' ? e.code : 'ERR_LEASE_IO', e.message, { cause: e });
-    }
-  };
   return {
     kind: 'local',
     where: dir,
@@ -90,15 +90,8 @@ function localStore(dir, processWide, machineClock) {
 
 /** A held local lease on `options.dir` (or the default directory); see `localLease`. */
 function claimLocal(options, processWide) {
-  const env = process.env.SNOWMINT_LEASE_DIR;
-  const dir = options.dir ?? (env || defaultLeaseDir());
-  if (!isAbsolute(dir)) {
-    const what = options.dir === undefined ? `SNOWMINT_LEASE_DIR='${env}'` : `localLease({ dir: '${dir}' })`;
-    throw new LeaseError(
-      'ERR_LEASE_DIR_UNSAFE',
-      `${what} is a relative path: processes started in different working directories would use different lease directories and share worker IDs. Give an absolute path.`,
-    );
-  }
+  // options.dir, else SNOWMINT_LEASE_DIR, else the default; a relative path is refused.
+  const dir = io(() => addon.leaseDir(options.dir ?? null));
   const clock = clockOf(options.clock, addon.monotonicNowMs);
   const store = localStore(dir, processWide, options.clock === undefined ? clock : null);
   const lease = new Lease(store, {
