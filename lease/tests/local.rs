@@ -73,6 +73,27 @@ fn two_leases_in_one_process_get_distinct_worker_ids_and_mint_distinct_ids() {
 }
 
 #[test]
+fn one_leased_generator_shared_by_four_threads_mints_unique_ids_within_its_recorded_bound() {
+    let tmp = TempDir::new();
+    let ids = LocalLease::acquire(LeaseOptions::new().dir(tmp.leases()))
+        .unwrap()
+        .snowflake(Layout::TWITTER)
+        .unwrap();
+    let runs: Vec<Vec<u64>> = std::thread::scope(|s| {
+        let threads: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| (0..200_000).map(|_| ids.next().unwrap()).collect()))
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    let mut all: Vec<u64> = runs.iter().flatten().copied().collect();
+    let last_ms = all.iter().map(|id| ids.decode(*id).unwrap().timestamp_ms).max().unwrap();
+    assert!(stored(&tmp.leases(), 0) > last_ms);
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), 800_000);
+}
+
+#[test]
 fn a_dropped_lease_is_re_acquired_above_its_high_water_even_on_a_clock_stepped_back() {
     let tmp = TempDir::new();
     let clock = ManualClock::new(T0);
