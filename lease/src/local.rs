@@ -146,7 +146,7 @@ impl<C: Clock + Clone> LocalLease<C> {
             ));
         }
         let now = clock.now_ms();
-        let bounds: HashMap<u32, u64> = lock::bounds(&dir)?.into_iter().collect();
+        let bounds: HashMap<u32, u64> = lock::bounds(&dir, range.clone())?.into_iter().collect();
         let order = claim_order(&range, &bounds, now, None);
         let Some(file) = LockFile::claim_first(&dir, &order)? else {
             return Err(LeaseError::new(

@@ -30,6 +30,7 @@
 
 use std::fs::{self, File, Metadata, TryLockError};
 use std::io;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -507,10 +508,10 @@ fn write_bound(held: &mut Held, ms: u64) -> io::Result<()> {
 }
 
 /// The high-water bounds recorded in `dir` (created and checked like a
-/// claim's), as `(worker ID, bound)` pairs, bounds above 0 only. Files are
-/// read without following symlinks or blocking; a file removed meanwhile
-/// has no bound.
-pub fn bounds(dir: &Path) -> Result<Vec<(u32, u64)>> {
+/// claim's) for the worker IDs in `ids`, as `(worker ID, bound)` pairs,
+/// bounds above 0 only. Files are read without following symlinks or
+/// blocking; a file removed meanwhile has no bound.
+pub fn bounds(dir: &Path, ids: RangeInclusive<u32>) -> Result<Vec<(u32, u64)>> {
     let _handle = os::open_dir(dir)?;
     let mut out = Vec::new();
     for entry in fs::read_dir(dir).map_err(|e| io_err("list the directory of", dir, e))? {
@@ -521,6 +522,7 @@ pub fn bounds(dir: &Path) -> Result<Vec<(u32, u64)>> {
             .and_then(|n| n.strip_prefix("worker-")?.strip_suffix(".lock"))
             .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|n| n.parse::<u32>().ok())
+            .filter(|id| ids.contains(id))
         else {
             continue;
         };

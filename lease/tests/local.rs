@@ -86,7 +86,11 @@ fn one_leased_generator_shared_by_four_threads_mints_unique_ids_within_its_recor
         threads.into_iter().map(|t| t.join().unwrap()).collect()
     });
     let mut all: Vec<u64> = runs.iter().flatten().copied().collect();
-    let last_ms = all.iter().map(|id| ids.decode(*id).unwrap().timestamp_ms).max().unwrap();
+    let last_ms = all
+        .iter()
+        .map(|id| ids.decode(*id).unwrap().timestamp_ms)
+        .max()
+        .unwrap();
     assert!(stored(&tmp.leases(), 0) > last_ms);
     all.sort_unstable();
     all.dedup();

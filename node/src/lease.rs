@@ -111,10 +111,11 @@ pub fn lease_lock(dir: String, ids: Vec<u32>, process_wide: bool) -> Result<Opti
     Ok(shared.clone().map(wrap))
 }
 
-/// The high-water bounds recorded in `dir`, as `[workerId, bound, ...]`.
+/// The high-water bounds recorded in `dir` for worker IDs `min..=max`, as
+/// `[workerId, bound, ...]`.
 #[napi(catch_unwind)]
-pub fn lease_bounds(dir: String) -> Result<Vec<f64>> {
-    let bounds = snowmint_lease::bounds(Path::new(&dir)).map_err(js_err)?;
+pub fn lease_bounds(dir: String, min: u32, max: u32) -> Result<Vec<f64>> {
+    let bounds = snowmint_lease::bounds(Path::new(&dir), min..=max).map_err(js_err)?;
     Ok(bounds
         .into_iter()
         .flat_map(|(id, bound)| [f64::from(id), bound as f64])
@@ -142,4 +143,13 @@ pub fn monotonic_now_ms() -> f64 {
 #[napi]
 pub fn default_lease_dir() -> String {
     snowmint_lease::default_dir().to_string_lossy().into_owned()
+}
+
+/// The worker-field width of the preset `name`: a local lease given
+/// `layout: name` claims among all of that field's worker IDs.
+#[napi(catch_unwind)]
+pub fn preset_worker_bits(name: String) -> Result<u32> {
+    let preset = snowmint::snowflake::Preset::from_name(&name)
+        .map_err(|e| napi::Error::new(e.code(), e.to_string()))?;
+    Ok(preset.layout().worker_bits().into())
 }

@@ -58,7 +58,14 @@ export declare class Lease {
  * the holder dies. A lock file deleted under its holder makes one call throw
  * `ERR_LEASE_LOST` while the lease claims again.
  */
-export declare function localLease(options?: LeaseOptions & { dir?: string }): Lease;
+export declare function localLease(options?: LocalLeaseOptions): Lease;
+
+export interface LocalLeaseOptions extends LeaseOptions {
+  /** The lease directory, an absolute path (default: SNOWMINT_LEASE_DIR, else defaultLeaseDir()). */
+  dir?: string;
+  /** Claim among the whole worker field of this preset or layout (8,192 IDs for 'instagram', 65,536 for 'sonyflake'). */
+  layout?: string | { workerBits: number };
+}
 /** The default lease directory: `snowmint-leases-<user>` under the OS temp dir. */
 export declare function defaultLeaseDir(): string;
 /** Many hosts: Redis, through an ioredis client or a connected node-redis client. */

@@ -10,7 +10,7 @@
 // a cleaner that deletes it frees the worker ID for others, so the holder
 // checks on every claimed run and claims again (Lease#check).
 
-import { LeaseError } from '../errors.js';
+import { ConfigError, LeaseError } from '../errors.js';
 import { addon } from '../addon.js';
 import { Lease, clockOf, idRange } from './lease.js';
 
@@ -55,8 +55,9 @@ function localStore(dir, processWide, machineClock) {
     kind: 'local',
     where: dir,
     sync: true,
-    bounds() {
-      const flat = io(() => addon.leaseBounds(dir));
+    bounds(ids) {
+      // Only the range's files: a lease on a few IDs need not read them all.
+      const flat = io(() => addon.leaseBounds(dir, ids[0], ids.at(-1)));
       const bounds = new Map();
       for (let i = 0; i < flat.length; i += 2) bounds.set(flat[i], flat[i + 1]);
       return bounds;
@@ -88,6 +89,29 @@ function localStore(dir, processWide, machineClock) {
   };
 }
 
+/**
+ * How many worker IDs the lease's range may span: the whole worker field of
+ * `options.layout` (a preset name, or a layout with `workerBits`); without
+ * one, the 1,024 of the default layout, or up to the 65,536 of the widest
+ * preset (Sonyflake) for an explicit `workerIds` range (a generator then
+ * checks that the range fits its layout).
+ */
+function workerIdCount({ layout, workerIds }) {
+  if (layout === undefined) return workerIds === undefined ? 1024 : 2 ** 16;
+  let bits = layout?.workerBits;
+  if (typeof layout === 'string') {
+    try {
+      bits = addon.presetWorkerBits(layout);
+    } catch (e) {
+      throw new ConfigError('ERR_INVALID_OPTION', `layout: ${e.message}`, { cause: e });
+    }
+  }
+  if (!Number.isInteger(bits) || bits < 0 || bits > 16) {
+    throw new ConfigError('ERR_INVALID_OPTION', `layout must be a preset name or a layout with workerBits from 0 to 16 (a lease hands out at most 65,536 worker IDs), got workerBits ${bits}`);
+  }
+  return 2 ** bits;
+}
+
 /** A held local lease on `options.dir` (or the default directory); see `localLease`. */
 function claimLocal(options, processWide) {
   // options.dir, else SNOWMINT_LEASE_DIR, else the default; a relative path is refused.
@@ -96,7 +120,7 @@ function claimLocal(options, processWide) {
   const store = localStore(dir, processWide, options.clock === undefined ? clock : null);
   const lease = new Lease(store, {
     clock,
-    range: idRange(options),
+    range: idRange(options, workerIdCount(options)),
     reserveMs: RESERVE_MS,
   });
   lease.acquire();
@@ -108,10 +132,12 @@ function claimLocal(options, processWide) {
  * Leases a worker ID among the processes of this machine (synchronously).
  * Every call takes a worker ID of its own, in any thread.
  *
- * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, clock?: object | (() => number) }} [options]
+ * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, layout?: string | { workerBits: number }, clock?: object | (() => number) }} [options]
  *   `dir`: the lease directory, an absolute path (default: `SNOWMINT_LEASE_DIR`,
  *   else a per-user directory under the OS temp dir); every process that must
- *   not share a worker ID has to use the same one.
+ *   not share a worker ID has to use the same one. `layout`: claim among the
+ *   whole worker field of this preset or layout (8,192 IDs for 'instagram',
+ *   65,536 for 'sonyflake'); default 0 to 1023, or `workerIds`.
  */
 export function localLease(options = {}) {
   const lease = claimLocal(options, false);
@@ -138,6 +164,6 @@ export function localLease(options = {}) {
  * first thread to notice claims a new lock for the process, and the others
  * take that one when they notice (node/src/lease.rs).
  */
-export function processLease(workerIds) {
-  return claimLocal({ workerIds }, true);
+export function processLease(workerBits) {
+  return claimLocal({ layout: { workerBits } }, true);
 }
