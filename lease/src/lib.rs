@@ -36,5 +36,8 @@ mod local;
 mod lock;
 
 pub use error::{Code, Error, LeaseError};
-pub use local::{DEFAULT_WORKER_IDS, LeaseOptions, LeasedSnowflake, LocalLease, RESERVE_MS};
-pub use lock::{LockFile, bounds, default_dir, resolve_dir};
+pub use local::{
+    DEFAULT_MAX_SKEW_MS, DEFAULT_WORKER_IDS, LeaseOptions, LeasedSnowflake, LocalLease, OnSkew,
+    RESERVE_MS,
+};
+pub use lock::{LIVE_MS, LockFile, Skew, bounds, default_dir, resolve_dir};

@@ -32,7 +32,7 @@ use snowmint::clock::{Clock, MonotonicClock};
 use snowmint::snowflake::{AtomicSnowflake, Claim, Layout, Parts};
 
 use crate::error::{Code, Error, LeaseError};
-use crate::lock::{self, LockFile, lock};
+use crate::lock::{self, LockFile, Skew, lock};
 
 /// How far past the current tick one write of the bound reaches: a holder
 /// minting without pause writes its lock file about once per second, and a
@@ -44,11 +44,39 @@ pub const RESERVE_MS: u64 = 1000;
 /// 1,024 of the default (Twitter) layout's 10-bit worker field.
 pub const DEFAULT_WORKER_IDS: RangeInclusive<u32> = 0..=1023;
 
+/// What a lease does when its clock is too far from the host's or its
+/// peers' ([`Skew`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub enum OnSkew {
+    /// Refuse to mint: acquiring and minting fail with [`Code::ClockSkew`]
+    /// (`ERR_CLOCK_SKEW`) until the clocks agree again.
+    #[default]
+    Refuse,
+    /// Mint, and call this (e.g. to log) at each check that finds it.
+    Warn(fn(&Skew)),
+}
+
+/// The default of [`LeaseOptions::max_skew_ms`].
+pub const DEFAULT_MAX_SKEW_MS: u64 = 1000;
+
 /// Where and which worker IDs a [`LocalLease`] claims.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct LeaseOptions {
     dir: Option<PathBuf>,
     worker_ids: Option<RangeInclusive<u32>>,
+    max_skew_ms: u64,
+    on_skew: OnSkew,
+}
+
+impl Default for LeaseOptions {
+    fn default() -> Self {
+        LeaseOptions {
+            dir: None,
+            worker_ids: None,
+            max_skew_ms: DEFAULT_MAX_SKEW_MS,
+            on_skew: OnSkew::Refuse,
+        }
+    }
 }
 
 impl LeaseOptions {
@@ -69,6 +97,20 @@ impl LeaseOptions {
     /// Claims only worker IDs in `ids` (e.g. to give services disjoint ranges).
     pub fn worker_ids(mut self, ids: RangeInclusive<u32>) -> Self {
         self.worker_ids = Some(ids);
+        self
+    }
+
+    /// How far (ms) the lease's clock may be from the host's, or from the
+    /// mean of its live peers', checked at acquisition and at each write of
+    /// the bound (default 1,000; `u64::MAX` turns the check off).
+    pub fn max_skew_ms(mut self, ms: u64) -> Self {
+        self.max_skew_ms = ms;
+        self
+    }
+
+    /// Refuse (the default) or warn beyond `max_skew_ms`.
+    pub fn on_skew(mut self, on_skew: OnSkew) -> Self {
+        self.on_skew = on_skew;
         self
     }
 
@@ -104,6 +146,8 @@ pub struct LocalLease<C: Clock + Clone = MonotonicClock> {
     clock: C,
     dir: PathBuf,
     worker_id: u32,
+    max_skew_ms: u64,
+    on_skew: OnSkew,
     /// IDs in ticks below this are recorded in the lock file (0: none are).
     covered: AtomicU64,
     /// IDs in ticks at or below this were minted before a passing `held()` check.
@@ -162,6 +206,8 @@ impl<C: Clock + Clone> LocalLease<C> {
         };
         let lease = LocalLease {
             worker_id: file.worker_id(),
+            max_skew_ms: options.max_skew_ms,
+            on_skew: options.on_skew,
             clock,
             dir,
             covered: AtomicU64::new(0),
@@ -180,10 +226,20 @@ impl<C: Clock + Clone> LocalLease<C> {
     /// the moment of the claim (a file that a cleaner deleted took its
     /// holder's bound with it, but that holder hands out nothing minted after
     /// its last check, which preceded the deletion, which preceded this
-    /// claim), and records the first reserve before any ID uses it.
+    /// claim), and records the first reserve before any ID uses it. A clock
+    /// too far off frees the file again (when refusing).
     fn take(&self, file: LockFile) -> Result<u64, LeaseError> {
-        let start = file.claimed_bound().max(self.clock.now_ms());
-        let covered = file.raise(start + RESERVE_MS)?;
+        let now = self.clock.now_ms();
+        let start = file.claimed_bound().max(now);
+        // First only the report (a refused claim leaves the bound as it was).
+        if let Err(e) = file
+            .raise(file.claimed_bound(), now)
+            .and_then(|_| self.check_skew(&file))
+        {
+            file.unlock();
+            return Err(e);
+        }
+        let covered = file.raise(start + RESERVE_MS, now)?;
         self.floor.store(start, SeqCst);
         self.covered.store(covered, SeqCst);
         lock(&self.state).file = Some(file);
@@ -250,7 +306,11 @@ impl<C: Clock + Clone> LocalLease<C> {
         };
         let mark = hwm.unwrap_or(0).max(self.floor.load(SeqCst));
         // A lost file is no one's lease any more: nothing to record in it.
-        let recorded = if file.held() { file.set(mark) } else { Ok(()) };
+        let recorded = if file.held() {
+            file.set(mark, self.clock.now_ms())
+        } else {
+            Ok(())
+        };
         file.unlock();
         recorded
     }
@@ -300,10 +360,30 @@ impl<C: Clock + Clone> LocalLease<C> {
         }
         self.checked.fetch_max(now, SeqCst);
         if tick_ms >= self.covered.load(SeqCst) {
-            let bound = file.raise(tick_ms + RESERVE_MS)?;
+            let bound = file.raise(tick_ms + RESERVE_MS, now)?;
+            self.check_skew(file)?;
             self.covered.fetch_max(bound, SeqCst);
         }
         Ok(())
+    }
+
+    /// After a write of the bound: refuses (or warns) if this clock is too
+    /// far from the host's or its live peers' ([`LockFile::skew`]).
+    fn check_skew(&self, file: &LockFile) -> Result<(), LeaseError> {
+        if self.max_skew_ms == u64::MAX {
+            return Ok(());
+        }
+        match (file.skew(&self.dir, self.max_skew_ms)?, self.on_skew) {
+            (None, _) => Ok(()),
+            (Some(skew), OnSkew::Warn(warn)) => {
+                warn(&skew);
+                Ok(())
+            }
+            (Some(skew), OnSkew::Refuse) => Err(LeaseError::new(
+                Code::ClockSkew,
+                format!("worker ID {}: {skew}.", self.worker_id),
+            )),
+        }
     }
 
     /// The lock file was deleted or replaced: no ID passes until the worker
@@ -330,7 +410,7 @@ impl<C: Clock + Clone> LocalLease<C> {
                 match generator
                     .advance_past(start)
                     .map_err(|e| LeaseError::new(Code::Io, e.to_string()))
-                    .and_then(|()| file.raise(start + RESERVE_MS))
+                    .and_then(|()| file.raise(start + RESERVE_MS, self.clock.now_ms()))
                 {
                     Ok(covered) => {
                         self.floor.store(start, SeqCst);

@@ -6,10 +6,15 @@
 //! here, so a Rust and a Node process on one host share one format and one
 //! set of checks.
 //!
-//! A lock file holds one number, the lease's high-water bound in Unix ms, as
-//! fixed-width text written in place with one positioned write: a process
-//! killed at any moment leaves either the old or the new number, never a torn
-//! one.
+//! A lock file holds two numbers as fixed-width lines written in place with
+//! one positioned write (a process killed at any moment leaves either the
+//! old or the new pair, never a torn one): the lease's high-water bound in
+//! Unix ms, then the holder's clock reading at that write, its *report*.
+//! The kernel stamps the write with its own time (the file's mtime), so
+//! `report - mtime` is how far the holder's clock was from the host's at
+//! that moment, whenever it is read: [`LockFile::skew`] compares a holder's
+//! clock with the host's and with its live peers' (a readers of the first
+//! line only, as older versions, still finds the bound).
 //!
 //! A lock is only worth something while its path still names the locked
 //! file: once a cleaner (systemd-tmpfiles, tmpreaper, `rm -rf /tmp/*`)
@@ -347,6 +352,8 @@ struct Held {
     /// What the file holds: every extension goes through here, so the bound
     /// of a lock shared by threads is the maximum over all of them.
     bound: u64,
+    /// The holder's clock minus the host's at the last write (ms).
+    offset: Option<i64>,
 }
 
 /// One exclusively locked lock file, `<dir>/worker-<id>.lock`. The lock
@@ -402,6 +409,7 @@ impl LockFile {
                     identity,
                     _dir: dir,
                     bound,
+                    offset: None,
                 })),
             }));
         }
@@ -459,19 +467,51 @@ impl LockFile {
 
     /// Stores `max(stored, ms)` and returns it: threads that extend one
     /// shared lock can never lower its bound, whatever order they write in.
-    pub fn raise(&self, ms: u64) -> Result<u64> {
+    /// `now_ms`, the holder's clock, is written with it as its report.
+    pub fn raise(&self, ms: u64, now_ms: u64) -> Result<u64> {
         self.with(|held| {
-            if ms > held.bound {
-                write_bound(held, ms)?;
-            }
+            write_bound(held, ms.max(held.bound), now_ms)?;
             Ok(held.bound)
         })
     }
 
     /// Stores exactly `ms` (at release: the holder's last minted tick, which
-    /// may be lower than the bound it reserved).
-    pub fn set(&self, ms: u64) -> Result<()> {
-        self.with(|held| write_bound(held, ms))
+    /// may be lower than the bound it reserved), reporting `now_ms`.
+    pub fn set(&self, ms: u64, now_ms: u64) -> Result<()> {
+        self.with(|held| write_bound(held, ms, now_ms))
+    }
+
+    /// Whether the holder's clock, as of its last write, is more than
+    /// `max_skew_ms` from the host's (the kernel's time stamped on the
+    /// file), or from the mean of its live peers' (holders of other worker
+    /// IDs in `dir` that wrote in the last [`LIVE_MS`], each measured the
+    /// same way; peers themselves that far from the host are left out, so
+    /// one bad clock does not make the good ones refuse).
+    pub fn skew(&self, dir: &Path, max_skew_ms: u64) -> Result<Option<Skew>> {
+        let Some(own) = lock(&self.held).as_ref().and_then(|h| h.offset) else {
+            return Ok(None);
+        };
+        let max = i64::try_from(max_skew_ms).unwrap_or(i64::MAX);
+        if own.abs() > max {
+            return Ok(Some(Skew {
+                skew_ms: own,
+                peers: 0,
+                max_skew_ms,
+            }));
+        }
+        let peers: Vec<i64> = peer_offsets(dir, self.worker_id)?
+            .into_iter()
+            .filter(|o| o.abs() <= max)
+            .collect();
+        if peers.is_empty() {
+            return Ok(None);
+        }
+        let mean = peers.iter().sum::<i64>() / peers.len() as i64;
+        Ok(((own - mean).abs() > max).then_some(Skew {
+            skew_ms: own - mean,
+            peers: peers.len(),
+            max_skew_ms,
+        }))
     }
 
     /// Drops the lock (closing the file); later writes fail with
@@ -486,25 +526,141 @@ fn lock_path(dir: &Path, id: u32) -> PathBuf {
     dir.join(format!("worker-{id}.lock"))
 }
 
-fn read_bound(file: &File) -> io::Result<u64> {
-    let mut buf = [0u8; WIDTH];
+/// The bound (0 if none) and the report (if any) that `file` holds.
+fn read_file(file: &File) -> io::Result<(u64, Option<u64>)> {
+    let mut buf = [0u8; 2 * WIDTH];
     let n = os::read_at(file, &mut buf)?;
-    let text = std::str::from_utf8(&buf[..n]).unwrap_or("").trim();
-    if text.is_empty() {
-        return Ok(0);
-    }
-    text.parse().map_err(|_| {
+    let bad = |text: &str| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("unreadable high-water mark {text:?}"),
         )
-    })
+    };
+    let text = std::str::from_utf8(&buf[..n]).map_err(|_| bad("(not UTF-8)"))?;
+    let mut lines = text.lines().map(str::trim);
+    let bound = match lines.next().unwrap_or("") {
+        "" => 0,
+        b => b.parse().map_err(|_| bad(b))?,
+    };
+    Ok((bound, lines.next().and_then(|r| r.parse().ok())))
 }
 
-fn write_bound(held: &mut Held, ms: u64) -> io::Result<()> {
-    os::write_at(&held.file, format!("{ms:>20}\n").as_bytes())?;
+fn read_bound(file: &File) -> io::Result<u64> {
+    read_file(file).map(|(bound, _)| bound)
+}
+
+/// Unix ms of a file's last write, by the kernel's clock.
+fn mtime_ms(meta: &Metadata) -> Option<i64> {
+    let since = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    i64::try_from(since.as_millis()).ok()
+}
+
+fn write_bound(held: &mut Held, ms: u64, now_ms: u64) -> io::Result<()> {
+    os::write_at(&held.file, format!("{ms:>20}\n{now_ms:>20}\n").as_bytes())?;
     held.bound = ms;
+    held.offset = mtime_ms(&held.file.metadata()?).map(|m| now_ms as i64 - m);
     Ok(())
+}
+
+/// How recently a peer must have written its lock file to count as live:
+/// a holder that mints writes about once per [`RESERVE_MS`](crate::RESERVE_MS).
+pub const LIVE_MS: u64 = 10_000;
+
+/// Each live peer's clock minus the host's at its last write: the lock files
+/// in `dir` but `own`'s written in the last [`LIVE_MS`] with a report.
+fn peer_offsets(dir: &Path, own: u32) -> Result<Vec<i64>> {
+    let now = mtime_ms_now();
+    let mut out = Vec::new();
+    for (id, path) in lock_files(dir)? {
+        if id == own {
+            continue;
+        }
+        // Cheap first: only recent files are opened.
+        let recent = |m: &Metadata| mtime_ms(m).is_some_and(|t| now - t <= LIVE_MS as i64);
+        if !fs::symlink_metadata(&path).is_ok_and(|m| recent(&m)) {
+            continue;
+        }
+        let Ok((file, meta)) = open_lease_file(&path, false) else {
+            continue; // removed meanwhile, or not a lock file of ours
+        };
+        if let (Ok((_, Some(report))), Some(at)) = (read_file(&file), mtime_ms(&meta)) {
+            out.push(report as i64 - at);
+        }
+    }
+    Ok(out)
+}
+
+/// The host's wall clock (what the kernel stamps on files), in Unix ms.
+fn mtime_ms_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The worker ID and path of every `worker-<id>.lock` in `dir`.
+fn lock_files(dir: &Path) -> Result<Vec<(u32, PathBuf)>> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).map_err(|e| io_err("list the directory of", dir, e))? {
+        let entry = entry.map_err(|e| io_err("list the directory of", dir, e))?;
+        let name = entry.file_name();
+        if let Some(id) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("worker-")?.strip_suffix(".lock"))
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            out.push((id, lock_path(dir, id)));
+        }
+    }
+    Ok(out)
+}
+
+/// A holder's clock too far from the host's or its live peers' (see
+/// [`LockFile::skew`]); its `Display` is the error message and the warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Skew {
+    /// The holder's clock minus the reference (ms): positive when ahead.
+    pub skew_ms: i64,
+    /// 0: measured against the host's clock; else against the mean of this many live peers.
+    pub peers: usize,
+    /// The limit it exceeds.
+    pub max_skew_ms: u64,
+}
+
+impl Skew {
+    /// What the clock was compared with: `"host"` or `"peers"`.
+    pub fn against(&self) -> &'static str {
+        if self.peers == 0 { "host" } else { "peers" }
+    }
+}
+
+impl std::fmt::Display for Skew {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = if self.skew_ms > 0 {
+            "ahead of"
+        } else {
+            "behind"
+        };
+        let (ms, max) = (self.skew_ms.unsigned_abs(), self.max_skew_ms);
+        match self.peers {
+            0 => write!(
+                f,
+                "this lease's clock is {ms} ms {side} the host's clock (the kernel's time of its lock-file write)"
+            )?,
+            n => write!(
+                f,
+                "this lease's clock is {ms} ms {side} the mean of {n} live peers' clocks (their last lock-file reports)"
+            )?,
+        }
+        write!(
+            f,
+            ", more than maxSkewMs ({max} ms): its IDs would be out of order with other processes' by that much. Fix the clock (or the injected one), or raise maxSkewMs"
+        )
+    }
 }
 
 /// The high-water bounds recorded in `dir` (created and checked like a
@@ -514,19 +670,10 @@ fn write_bound(held: &mut Held, ms: u64) -> io::Result<()> {
 pub fn bounds(dir: &Path, ids: RangeInclusive<u32>) -> Result<Vec<(u32, u64)>> {
     let _handle = os::open_dir(dir)?;
     let mut out = Vec::new();
-    for entry in fs::read_dir(dir).map_err(|e| io_err("list the directory of", dir, e))? {
-        let entry = entry.map_err(|e| io_err("list the directory of", dir, e))?;
-        let name = entry.file_name();
-        let Some(id) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("worker-")?.strip_suffix(".lock"))
-            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|n| n.parse::<u32>().ok())
-            .filter(|id| ids.contains(id))
-        else {
+    for (id, path) in lock_files(dir)? {
+        if !ids.contains(&id) {
             continue;
-        };
-        let path = lock_path(dir, id);
+        }
         let (file, _) = match open_lease_file(&path, false) {
             Ok(opened) => opened,
             Err(e) if e.code() == Code::Io => continue, // removed meanwhile

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use snowmint::clock::ManualClock;
 use snowmint::snowflake::{Layout, OnBackwards};
-use snowmint_lease::{Code, Error, LeaseOptions, LocalLease, RESERVE_MS};
+use snowmint_lease::{Code, Error, LeaseOptions, LocalLease, OnSkew, RESERVE_MS, Skew};
 
 /// A fresh directory under the temp dir (removed on drop); not created, so
 /// the lease creates it.
@@ -38,10 +38,23 @@ impl Drop for TempDir {
 
 fn stored(dir: &std::path::Path, id: u32) -> u64 {
     let text = std::fs::read_to_string(dir.join(format!("worker-{id}.lock"))).unwrap();
-    text.trim().parse().unwrap()
+    text.lines().next().unwrap().trim().parse().unwrap()
 }
 
+/// A fixed time for tests on a ManualClock, which is then far from the
+/// host's: their leases turn the skew check off.
 const T0: u64 = 1_750_000_000_000;
+
+fn no_skew(dir: PathBuf) -> LeaseOptions {
+    LeaseOptions::new().dir(dir).max_skew_ms(u64::MAX)
+}
+
+fn host_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
 
 #[test]
 fn two_leases_in_one_process_get_distinct_worker_ids_and_mint_distinct_ids() {
@@ -101,7 +114,7 @@ fn one_leased_generator_shared_by_four_threads_mints_unique_ids_within_its_recor
 fn a_dropped_lease_is_re_acquired_above_its_high_water_even_on_a_clock_stepped_back() {
     let tmp = TempDir::new();
     let clock = ManualClock::new(T0);
-    let opts = LeaseOptions::new().dir(tmp.leases()).worker_ids(7..=7);
+    let opts = no_skew(tmp.leases()).worker_ids(7..=7);
     let a = LocalLease::acquire_with_clock(opts.clone(), &clock).unwrap();
     assert_eq!(
         a.resume_after_ms(),
@@ -152,8 +165,7 @@ fn a_dropped_lease_is_re_acquired_above_its_high_water_even_on_a_clock_stepped_b
 fn a_long_mint_extends_the_recorded_bound_once_per_reserve() {
     let tmp = TempDir::new();
     let clock = ManualClock::new(T0);
-    let lease =
-        LocalLease::acquire_with_clock(LeaseOptions::new().dir(tmp.leases()), &clock).unwrap();
+    let lease = LocalLease::acquire_with_clock(no_skew(tmp.leases()), &clock).unwrap();
     assert_eq!(
         stored(&tmp.leases(), 0),
         T0 + RESERVE_MS,
@@ -186,7 +198,7 @@ fn every_worker_id_taken_fails_with_unavailable() {
 fn a_deleted_lock_file_fails_one_call_then_the_lease_re_claims_and_mints_above() {
     let tmp = TempDir::new();
     let clock = ManualClock::new(T0);
-    let ids = LocalLease::acquire_with_clock(LeaseOptions::new().dir(tmp.leases()), &clock)
+    let ids = LocalLease::acquire_with_clock(no_skew(tmp.leases()), &clock)
         .unwrap()
         .snowflake(Layout::TWITTER)
         .unwrap();
@@ -214,7 +226,7 @@ fn a_deleted_lock_file_fails_one_call_then_the_lease_re_claims_and_mints_above()
 fn a_worker_id_held_by_another_after_a_deletion_is_not_minted_on() {
     let tmp = TempDir::new();
     let clock = ManualClock::new(T0);
-    let opts = LeaseOptions::new().dir(tmp.leases()).worker_ids(0..=0);
+    let opts = no_skew(tmp.leases()).worker_ids(0..=0);
     let ids = LocalLease::acquire_with_clock(opts.clone(), &clock)
         .unwrap()
         .snowflake(Layout::TWITTER)
@@ -265,6 +277,98 @@ fn released_and_wider_layouts() {
     let err = wide.snowflake(Layout::TWITTER).unwrap_err();
     assert_eq!(err.code(), "ERR_WORKER_ID_RANGE", "{err}");
     assert!(matches!(err, Error::Id(_)));
+}
+
+#[test]
+fn a_clock_5_s_off_the_hosts_refuses_at_acquisition_and_minting_or_warns() {
+    let tmp = TempDir::new();
+    for (offset, side) in [(5_000i64, "ahead of"), (-5_000, "behind")] {
+        let clock = ManualClock::new(host_now().saturating_add_signed(offset));
+        let err = LocalLease::acquire_with_clock(LeaseOptions::new().dir(tmp.leases()), &clock)
+            .unwrap_err();
+        assert_eq!(err.code(), Code::ClockSkew);
+        assert_eq!(err.code().as_str(), "ERR_CLOCK_SKEW");
+        assert!(
+            err.message()
+                .contains(&format!(" ms {side} the host's clock")),
+            "{err}"
+        );
+        let ms: u64 = err
+            .message()
+            .split(" is ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(ms.abs_diff(5000) < 100, "measured {ms} ms: {err}");
+    }
+    // Refused at acquisition: the worker ID was freed again.
+    assert_eq!(
+        LocalLease::acquire(LeaseOptions::new().dir(tmp.leases()))
+            .unwrap()
+            .worker_id(),
+        0
+    );
+
+    // In time at acquisition, then the clock jumps 5 s ahead: the next write of the bound refuses.
+    let clock = ManualClock::new(host_now());
+    let ids = LocalLease::acquire_with_clock(LeaseOptions::new().dir(tmp.leases()), &clock)
+        .unwrap()
+        .snowflake(Layout::TWITTER)
+        .unwrap();
+    clock.advance(1);
+    ids.next().unwrap();
+    clock.set(host_now() + 5_000);
+    assert_eq!(ids.next().unwrap_err().code(), "ERR_CLOCK_SKEW");
+    assert_eq!(
+        ids.next().unwrap_err().code(),
+        "ERR_CLOCK_SKEW",
+        "still refused"
+    );
+
+    static WARNED: AtomicU32 = AtomicU32::new(0);
+    fn warn(skew: &Skew) {
+        assert_eq!(skew.against(), "host");
+        assert!(skew.skew_ms > 4_900);
+        WARNED.fetch_add(1, Ordering::SeqCst);
+    }
+    let clock = ManualClock::new(host_now() + 5_000);
+    let opts = LeaseOptions::new()
+        .dir(tmp.leases())
+        .on_skew(OnSkew::Warn(warn));
+    let ids = LocalLease::acquire_with_clock(opts, &clock)
+        .unwrap()
+        .snowflake(Layout::TWITTER)
+        .unwrap();
+    clock.advance(1);
+    ids.next().unwrap();
+    assert_eq!(WARNED.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn a_clock_within_the_hosts_limit_but_far_from_its_live_peers_mean_refuses() {
+    let tmp = TempDir::new();
+    let opts = LeaseOptions::new().dir(tmp.leases());
+    let _a = LocalLease::acquire(opts.clone()).unwrap(); // the machine's clock: offset ~0
+    let behind = ManualClock::new(host_now() - 700);
+    let _c = LocalLease::acquire_with_clock(opts.clone(), &behind).unwrap();
+    // +800 ms: within 1 s of the host, but 1,150 ms from the peers' mean (-350).
+    let ahead = ManualClock::new(host_now() + 800);
+    let err = LocalLease::acquire_with_clock(opts.clone(), &ahead).unwrap_err();
+    assert_eq!(err.code(), Code::ClockSkew);
+    assert!(
+        err.message()
+            .contains("ahead of the mean of 2 live peers' clocks"),
+        "{err}"
+    );
+    // A peer 5 s off is not trusted as a reference: it does not make good clocks refuse.
+    drop(_c);
+    let far = ManualClock::new(host_now() + 5_000);
+    let _far = LocalLease::acquire_with_clock(opts.clone().max_skew_ms(u64::MAX), &far).unwrap();
+    LocalLease::acquire(opts).unwrap();
 }
 
 #[cfg(unix)]

@@ -65,19 +65,31 @@ impl LeaseFile {
         self.inner.held()
     }
 
-    /// Stores `max(stored, ms)` and returns it.
+    /// Stores `max(stored, ms)` and returns it; `now_ms` is the holder's
+    /// clock, written as its report.
     #[napi(catch_unwind)]
-    pub fn raise(&self, ms: f64) -> Result<f64> {
-        self.inner
-            .raise(ms as u64)
-            .map(|b| b as f64)
-            .map_err(js_err)
+    pub fn raise(&self, ms: f64, now_ms: f64) -> Result<f64> {
+        let bound = self.inner.raise(ms as u64, now_ms as u64);
+        bound.map(|b| b as f64).map_err(js_err)
     }
 
     /// Stores exactly `ms` (at release: the holder's last minted tick).
     #[napi(catch_unwind)]
-    pub fn set(&self, ms: f64) -> Result<()> {
-        self.inner.set(ms as u64).map_err(js_err)
+    pub fn set(&self, ms: f64, now_ms: f64) -> Result<()> {
+        self.inner.set(ms as u64, now_ms as u64).map_err(js_err)
+    }
+
+    /// The holder's clock too far from the host's or its live peers' in
+    /// `dir`, as of its last write (`LockFile::skew`); `null` if it is not.
+    #[napi(catch_unwind)]
+    pub fn skew(&self, dir: String, max_skew_ms: f64) -> Result<Option<SkewInfo>> {
+        let skew = self.inner.skew(Path::new(&dir), max_skew_ms as u64);
+        Ok(skew.map_err(js_err)?.map(|s| SkewInfo {
+            skew_ms: s.skew_ms as f64,
+            against: s.against().to_string(),
+            peers: s.peers as u32,
+            message: s.to_string(),
+        }))
     }
 
     /// Drops the lock (closing the file); later calls fail with ERR_LEASE_RELEASED.
@@ -85,6 +97,19 @@ impl LeaseFile {
     pub fn unlock(&self) {
         self.inner.unlock();
     }
+}
+
+/// What `LeaseFile::skew` found.
+#[napi(object)]
+pub struct SkewInfo {
+    /// The holder's clock minus the reference (ms): positive when ahead.
+    pub skew_ms: f64,
+    /// `'host'` or `'peers'`.
+    pub against: String,
+    /// How many live peers' mean it was compared with (0 for the host).
+    pub peers: u32,
+    /// The sentence the error or warning carries.
+    pub message: String,
 }
 
 /// Locks the first of `ids` (in that order) whose file `dir/worker-<id>.lock`

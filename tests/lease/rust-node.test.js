@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decode } from '../../npm/src/node.js';
-import { assertUnique } from './harness.js';
+import { assertUnique, storedBound } from './harness.js';
 import { tempDir } from './servers.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -80,7 +80,7 @@ for (const [name, first, second] of [
       assertUnique(runs);
       // A new Rust holder of the Rust service's worker ID starts above its last ID.
       const rust = first === startRust ? 0 : 1;
-      const mark = Number(readFileSync(join(dir, `worker-${[a, b][rust].workerId}.lock`), 'latin1'));
+      const mark = storedBound(dir, [a, b][rust].workerId);
       assert.ok(mark >= decode(runs[rust].at(-1)).timestamp, 'the recorded mark is below the last ID');
     } finally {
       rmSync(round, { recursive: true, force: true });

@@ -10,7 +10,7 @@
 // a cleaner that deletes it frees the worker ID for others, so the holder
 // checks on every claimed run and claims again (Lease#check).
 
-import { ConfigError, LeaseError } from '../errors.js';
+import { ClockError, ConfigError, LeaseError } from '../errors.js';
 import { addon } from '../addon.js';
 import { Lease, clockOf, idRange } from './lease.js';
 
@@ -43,14 +43,41 @@ function io(fn) {
 const live = new Set();
 let exitHook = false;
 
+/** Checked `maxSkewMs` (default 1000; Infinity: no check) and `onSkew` ('refuse' default, or 'warn'). */
+function skewOptions({ maxSkewMs = 1000, onSkew = 'refuse' }) {
+  if (!(maxSkewMs > 0)) throw new ConfigError('ERR_INVALID_OPTION', `maxSkewMs must be a positive number of ms (Infinity: no check), got ${maxSkewMs}`);
+  if (onSkew !== 'refuse' && onSkew !== 'warn') throw new ConfigError('ERR_INVALID_OPTION', `onSkew must be 'refuse' or 'warn', got ${onSkew}`);
+  return { maxSkewMs, onSkew };
+}
+
 /**
  * `processWide`: the default generator's store, whose lock every thread
- * shares (node/src/lease.rs). `machineClock`: the machine's clock, read after
- * each claim; null for a caller's clock (a TestClock is no other process's
- * time, and would never move past the claim by itself).
+ * shares (node/src/lease.rs). `clock`: the lease's clock, written into the
+ * lock file as the holder's report at every write. `machineClock`: the
+ * machine's clock, read after each claim; null for a caller's clock (a
+ * TestClock is no other process's time, and would never move past the claim
+ * by itself). `skew`: skewOptions.
  */
-function localStore(dir, processWide, machineClock) {
+function localStore(dir, processWide, clock, machineClock, { maxSkewMs, onSkew }) {
   let file = null;
+  /**
+   * After a write: this clock too far from the host's or its live peers'
+   * (the snowmint-lease crate measures, from the lock files): throw
+   * ClockError ERR_CLOCK_SKEW, or emit 'skew' on the lease.
+   */
+  const checkSkew = (lease) => {
+    if (maxSkewMs === Number.POSITIVE_INFINITY) return;
+    const skew = io(() => file.skew(dir, maxSkewMs));
+    if (skew === null) return;
+    const info = { workerId: file.workerId, skewMs: skew.skewMs, against: skew.against, peers: skew.peers, maxSkewMs };
+    if (onSkew === 'warn') {
+      // Later, so that a listener added after localLease() returns hears the first one too.
+      process.nextTick(() => lease?.emit('skew', info));
+      return;
+    }
+    const err = new ClockError('ERR_CLOCK_SKEW', `worker ID ${file.workerId} (local lease at ${dir}): ${skew.message}, or set onSkew: 'warn'.`);
+    throw Object.assign(err, { skewMs: skew.skewMs, against: skew.against });
+  };
   return {
     kind: 'local',
     where: dir,
@@ -67,6 +94,15 @@ function localStore(dir, processWide, machineClock) {
       if (!processWide) file?.unlock();
       file = io(() => addon.leaseLock(dir, ids, processWide));
       if (file === null) return null;
+      // The claimant's report first, bound unchanged: a claim refused for
+      // skew leaves the file's bound as it found it.
+      io(() => file.raise(file.claimedBound, clock()));
+      try {
+        checkSkew(this.lease);
+      } catch (e) {
+        if (!processWide) file.unlock();
+        throw e;
+      }
       // Start after the bound as read under the lock, and after the moment
       // of the claim: a file that a cleaner deleted took its holder's bound
       // with it, but that holder hands out no ID minted after its lock-file
@@ -77,13 +113,14 @@ function localStore(dir, processWide, machineClock) {
       return file.held();
     },
     extend(_id, _token, bound) {
-      io(() => file.raise(bound));
+      io(() => file.raise(bound, clock()));
+      checkSkew(this.lease);
       return true;
     },
     release(_id, _token, hwm) {
       live.delete(this.lease);
       // A lost file is no one's lease any more: nothing to record in it.
-      if (hwm !== null && file.held()) io(() => file.set(hwm));
+      if (hwm !== null && file.held()) io(() => file.set(hwm, clock()));
       file.unlock();
     },
   };
@@ -117,14 +154,14 @@ function claimLocal(options, processWide) {
   // options.dir, else SNOWMINT_LEASE_DIR, else the default; a relative path is refused.
   const dir = io(() => addon.leaseDir(options.dir ?? null));
   const clock = clockOf(options.clock, addon.monotonicNowMs);
-  const store = localStore(dir, processWide, options.clock === undefined ? clock : null);
+  const store = localStore(dir, processWide, clock, options.clock === undefined ? clock : null, skewOptions(options));
   const lease = new Lease(store, {
     clock,
     range: idRange(options, workerIdCount(options)),
     reserveMs: RESERVE_MS,
   });
-  lease.acquire();
   store.lease = lease;
+  lease.acquire();
   return lease;
 }
 
@@ -132,12 +169,16 @@ function claimLocal(options, processWide) {
  * Leases a worker ID among the processes of this machine (synchronously).
  * Every call takes a worker ID of its own, in any thread.
  *
- * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, layout?: string | { workerBits: number }, clock?: object | (() => number) }} [options]
+ * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, layout?: string | { workerBits: number }, clock?: object | (() => number), maxSkewMs?: number, onSkew?: 'refuse' | 'warn' }} [options]
  *   `dir`: the lease directory, an absolute path (default: `SNOWMINT_LEASE_DIR`,
  *   else a per-user directory under the OS temp dir); every process that must
  *   not share a worker ID has to use the same one. `layout`: claim among the
  *   whole worker field of this preset or layout (8,192 IDs for 'instagram',
- *   65,536 for 'sonyflake'); default 0 to 1023, or `workerIds`.
+ *   65,536 for 'sonyflake'); default 0 to 1023, or `workerIds`. `maxSkewMs`
+ *   (default 1000; Infinity turns it off), `onSkew` ('refuse', the default:
+ *   ClockError ERR_CLOCK_SKEW; or 'warn': a 'skew' event): at the claim and at
+ *   every write of the bound, the lease's clock is compared with the host's
+ *   (the kernel's time of the write) and the mean of its live peers'.
  */
 export function localLease(options = {}) {
   const lease = claimLocal(options, false);
