@@ -13,8 +13,8 @@
 //! The kernel stamps the write with its own time (the file's mtime), so
 //! `report - mtime` is how far the holder's clock was from the host's at
 //! that moment, whenever it is read: [`LockFile::skew`] compares a holder's
-//! clock with the host's and with its live peers' (a readers of the first
-//! line only, as older versions, still finds the bound).
+//! clock with the host's and with its live peers'. A reader of the first
+//! line only (as older versions are) still finds the bound.
 //!
 //! A lock is only worth something while its path still names the locked
 //! file: once a cleaner (systemd-tmpfiles, tmpreaper, `rm -rf /tmp/*`)
