@@ -97,12 +97,7 @@ function localStore(dir, processWide, clock, machineClock, { maxSkewMs, onSkew }
       // The claimant's report first, bound unchanged: a claim refused for
       // skew leaves the file's bound as it found it.
       io(() => file.raise(file.claimedBound, clock()));
-      try {
-        checkSkew(this.lease);
-      } catch (e) {
-        if (!processWide) file.unlock();
-        throw e;
-      }
+      checkSkew(this.lease);
       // Start after the bound as read under the lock, and after the moment
       // of the claim: a file that a cleaner deleted took its holder's bound
       // with it, but that holder hands out no ID minted after its lock-file
@@ -111,6 +106,9 @@ function localStore(dir, processWide, clock, machineClock, { maxSkewMs, onSkew }
     },
     held() {
       return file.held();
+    },
+    unlock() {
+      file?.unlock();
     },
     extend(_id, _token, bound) {
       io(() => file.raise(bound, clock()));
@@ -161,7 +159,13 @@ function claimLocal(options, processWide) {
     reserveMs: RESERVE_MS,
   });
   store.lease = lease;
-  lease.acquire();
+  try {
+    lease.acquire();
+  } catch (e) {
+    // Refused after locking (its clock is skewed): free the worker ID again.
+    if (!processWide) store.unlock();
+    throw e;
+  }
   return lease;
 }
 
