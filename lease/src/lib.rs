@@ -40,4 +40,6 @@ pub use local::{
     DEFAULT_MAX_SKEW_MS, DEFAULT_WORKER_IDS, LeaseOptions, LeasedSnowflake, LocalLease, OnSkew,
     RESERVE_MS,
 };
-pub use lock::{LIVE_MS, LockFile, Skew, bounds, default_dir, resolve_dir};
+pub use lock::{
+    LIVE_MS, LockFile, Skew, bounds, default_dir, format_lock_file, parse_lock_file, resolve_dir,
+};

@@ -43,7 +43,8 @@ use crate::error::{Code, LeaseError};
 
 type Result<T> = std::result::Result<T, LeaseError>;
 
-/// `u64::MAX` has 20 digits; a newline makes the file readable with `cat`.
+/// One line of a lock file: `u64::MAX` has 20 digits; a newline makes the
+/// file readable with `cat`.
 const WIDTH: usize = 21;
 
 /// How often a claim retries one worker ID whose file was replaced between
@@ -526,23 +527,36 @@ fn lock_path(dir: &Path, id: u32) -> PathBuf {
     dir.join(format!("worker-{id}.lock"))
 }
 
+/// A lock file's text: the high-water bound and the holder's report (Unix
+/// ms), each right-aligned in 20 columns and ended by a newline (42 bytes).
+pub fn format_lock_file(bound: u64, report: u64) -> String {
+    format!("{bound:>20}\n{report:>20}\n")
+}
+
+/// Reads a lock file's text: `(bound, report)`. An empty file has bound 0
+/// and no report, and so does the report line of an older version's file
+/// (the bound only); `None` when the first line is not a number.
+pub fn parse_lock_file(bytes: &[u8]) -> Option<(u64, Option<u64>)> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut lines = text.lines().map(str::trim);
+    let bound = match lines.next().unwrap_or("") {
+        "" => 0,
+        b => b.parse().ok()?,
+    };
+    Some((bound, lines.next().and_then(|r| r.parse().ok())))
+}
+
 /// The bound (0 if none) and the report (if any) that `file` holds.
 fn read_file(file: &File) -> io::Result<(u64, Option<u64>)> {
     let mut buf = [0u8; 2 * WIDTH];
     let n = os::read_at(file, &mut buf)?;
-    let bad = |text: &str| {
+    parse_lock_file(&buf[..n]).ok_or_else(|| {
+        let text = String::from_utf8_lossy(&buf[..n]);
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("unreadable high-water mark {text:?}"),
         )
-    };
-    let text = std::str::from_utf8(&buf[..n]).map_err(|_| bad("(not UTF-8)"))?;
-    let mut lines = text.lines().map(str::trim);
-    let bound = match lines.next().unwrap_or("") {
-        "" => 0,
-        b => b.parse().map_err(|_| bad(b))?,
-    };
-    Ok((bound, lines.next().and_then(|r| r.parse().ok())))
+    })
 }
 
 fn read_bound(file: &File) -> io::Result<u64> {
@@ -560,7 +574,7 @@ fn mtime_ms(meta: &Metadata) -> Option<i64> {
 }
 
 fn write_bound(held: &mut Held, ms: u64, now_ms: u64) -> io::Result<()> {
-    os::write_at(&held.file, format!("{ms:>20}\n{now_ms:>20}\n").as_bytes())?;
+    os::write_at(&held.file, format_lock_file(ms, now_ms).as_bytes())?;
     held.bound = ms;
     held.offset = mtime_ms(&held.file.metadata()?).map(|m| now_ms as i64 - m);
     Ok(())
@@ -717,4 +731,33 @@ pub fn resolve_dir(dir: Option<&Path>) -> Result<PathBuf> {
         ));
     }
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lock_file_text_round_trips_and_older_files_still_read() {
+        let text = format_lock_file(1_750_000_001_000, 1_750_000_000_000);
+        assert_eq!(text.len(), 2 * WIDTH);
+        assert_eq!(
+            parse_lock_file(text.as_bytes()),
+            Some((1_750_000_001_000, Some(1_750_000_000_000)))
+        );
+        let max = format_lock_file(u64::MAX, u64::MAX);
+        assert_eq!(
+            parse_lock_file(max.as_bytes()),
+            Some((u64::MAX, Some(u64::MAX)))
+        );
+        // Before reports: one line; a new file: nothing.
+        assert_eq!(
+            parse_lock_file(b"       1750000001000\n"),
+            Some((1_750_000_001_000, None))
+        );
+        assert_eq!(parse_lock_file(b""), Some((0, None)));
+        assert_eq!(parse_lock_file(b"x\n"), None);
+        assert_eq!(parse_lock_file(b"-1\n"), None);
+        assert_eq!(parse_lock_file(&[0xff, b'\n']), None);
+    }
 }
