@@ -228,8 +228,16 @@ export class SnowmintError extends Error {
 export class InvalidIdError extends SnowmintError {}
 /** ERR_WORKER_ID_RANGE, ERR_INVALID_LAYOUT, ERR_EPOCH_IN_FUTURE, ERR_INVALID_OPTION, ERR_NO_WORKER_ID */
 export class ConfigError extends SnowmintError {}
-/** ERR_CLOCK_BACKWARDS, ERR_CLOCK_WOULD_WAIT (a TestClock would have to move on), ERR_TIME_OVERFLOW, ERR_TIME_BEFORE_EPOCH */
-export class ClockError extends SnowmintError {}
+/**
+ * ERR_CLOCK_BACKWARDS, ERR_CLOCK_WOULD_WAIT (a TestClock would have to move on), ERR_TIME_OVERFLOW, ERR_TIME_BEFORE_EPOCH,
+ * ERR_CLOCK_SKEW (a lease's clock too far from its reference: `skewMs` and `against` say by how much and from what)
+ */
+export class ClockError extends SnowmintError {
+  /** ERR_CLOCK_SKEW: this clock minus the reference's (ms), positive when ahead. */
+  readonly skewMs?: number;
+  /** ERR_CLOCK_SKEW: what it was compared with (a local lease: 'host' or 'peers'). */
+  readonly against?: string;
+}
 /** ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_INVALID_COUNT */
 export class ArgumentError extends SnowmintError {}
 /** ERR_LEASE_LOST, ERR_LEASE_UNAVAILABLE */
