@@ -56,7 +56,7 @@ function skewOptions({ maxSkewMs = 1000, onSkew = 'refuse' }) {
  * lock file as the holder's report at every write. `machineClock`: the
  * machine's clock, read after each claim; null for a caller's clock (a
  * TestClock is no other process's time, and would never move past the claim
- * by itself). `skew`: skewOptions.
+ * by itself). The last argument: skewOptions(options).
  */
 function localStore(dir, processWide, clock, machineClock, { maxSkewMs, onSkew }) {
   let file = null;
