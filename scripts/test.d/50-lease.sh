@@ -10,6 +10,6 @@ cd "$ROOT"
 say "cargo test -p snowmint-lease (release)"
 cargo test --release -p snowmint-lease
 RUSTDOCFLAGS="-D warnings" cargo doc -p snowmint-lease --no-deps
-command -v redis-server >/dev/null && command -v etcd >/dev/null || bash scripts/setup.d/50-lease.sh
+command -v redis-server >/dev/null && command -v etcd >/dev/null && command -v faketime >/dev/null || bash scripts/setup.d/50-lease.sh
 # One file at a time: the machine may have two cores, and the suites time leases.
 node --test --test-concurrency=1 tests/lease/

@@ -5,6 +5,7 @@
 // (default 1000): ClockError ERR_CLOCK_SKEW, or with onSkew: 'warn' a 'skew'
 // event.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
@@ -86,4 +87,21 @@ test('bad skew options are refused', () => {
   const dir = leaseDir();
   assert.throws(() => localLease({ dir, maxSkewMs: 0 }), { code: 'ERR_INVALID_OPTION' });
   assert.throws(() => localLease({ dir, onSkew: 'ignore' }), { code: 'ERR_INVALID_OPTION' });
+});
+
+test('the zero-config default warns once and keeps minting when its clock is 5 s off the host (libfaketime on the process)', () => {
+  const tmp = leaseDir();
+  const code = `import { nextId } from ${JSON.stringify(new URL('../../npm/src/node.js', import.meta.url).href)};
+    let last = nextId();
+    for (let i = 0; i < 100000; i++) { const id = nextId(); if (id <= last) throw new Error('not increasing'); last = id; }
+    console.log('minted');`;
+  const r = spawnSync('faketime', ['-f', '+5s', process.execPath, '--input-type=module', '-e', code], {
+    env: { ...process.env, TMPDIR: tmp },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'minted');
+  const warnings = r.stderr.match(/\[ERR_CLOCK_SKEW\] Warning: snowmint: the clock of this process's zero-config lease \(worker ID \d+\) is \d+ ms from the host's clock/g) ?? [];
+  assert.equal(warnings.length, 1, r.stderr);
 });

@@ -210,5 +210,12 @@ export function localLease(options = {}) {
  * take that one when they notice (node/src/lease.rs).
  */
 export function processLease(workerBits) {
-  return claimLocal({ layout: { workerBits } }, true);
+  // It warns rather than refuses: its clock is the default one, which holds
+  // when the wall clock steps back, so an NTP correction must not stop every
+  // nextId() of the process until the wall clock is back. Once, on stderr.
+  const lease = claimLocal({ layout: { workerBits }, onSkew: 'warn' }, true);
+  lease.once('skew', ({ workerId, skewMs, against }) => {
+    process.emitWarning(`snowmint: the clock of this process's zero-config lease (worker ID ${workerId}) is ${skewMs} ms from the ${against === 'host' ? "host's" : "peers'"} clock`, { code: 'ERR_CLOCK_SKEW' });
+  });
+  return lease;
 }
