@@ -215,7 +215,9 @@ export function processLease(workerBits) {
   // nextId() of the process until the wall clock is back. Once, on stderr.
   const lease = claimLocal({ layout: { workerBits }, onSkew: 'warn' }, true);
   lease.once('skew', ({ workerId, skewMs, against }) => {
-    process.emitWarning(`snowmint: the clock of this process's zero-config lease (worker ID ${workerId}) is ${skewMs} ms from the ${against === 'host' ? "host's" : "peers'"} clock`, { code: 'ERR_CLOCK_SKEW' });
+    process.emitWarning(`snowmint: the clock of this process's zero-config lease (worker ID ${workerId}) is ${skewMs} ms from the ${against === 'host' ? "host's" : "peers'"} clock`, {
+      code: 'ERR_CLOCK_SKEW',
+    });
   });
   return lease;
 }
