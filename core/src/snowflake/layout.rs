@@ -418,14 +418,7 @@ impl Layout {
     /// Checks that `id` fits the layout: below 2^63 unless the layout uses
     /// all 64 bits.
     pub const fn check_id(&self, id: u64) -> Result<u64, ParseError> {
-        if id > self.max_id() {
-            Err(ParseError::Overflow {
-                kind: Kind::Snowflake,
-                max: "9223372036854775807 (2^63 - 1) in a 63-bit layout",
-            })
-        } else {
-            Ok(id)
-        }
+        check_width(id, self.time_bits + self.worker_bits + self.sequence_bits)
     }
 
     /// Splits an ID into its fields; see [`Layout::check_id`].
@@ -511,6 +504,25 @@ impl Layout {
 /// (whether a value fits a layout is [`Layout::check_id`]'s to say).
 pub fn parse_decimal(text: &str) -> Result<u64, ParseError> {
     crate::text::per_char(text, decimal)
+}
+
+/// [`parse_decimal`] of a Snowflake of a layout `bits` wide (63, or 64 for
+/// the layouts that use all 64 bits): what a caller that knows the layout's
+/// width but not the layout checks a decimal text with.
+pub fn parse_decimal_of_width(text: &str, bits: u8) -> Result<u64, ParseError> {
+    check_width(parse_decimal(text)?, bits)
+}
+
+/// Checks that `id` fits `bits` bits.
+const fn check_width(id: u64, bits: u8) -> Result<u64, ParseError> {
+    if bits < 64 && id >> bits != 0 {
+        Err(ParseError::Overflow {
+            kind: Kind::Snowflake,
+            max: "9223372036854775807 (2^63 - 1) in a 63-bit layout",
+        })
+    } else {
+        Ok(id)
+    }
 }
 
 /// [`parse_decimal`] over bytes.
