@@ -77,7 +77,7 @@ impl Uuid {
     }
 
     /// The UUIDv6 of Unix millisecond `ms`: the 100 ns tick within the
-    /// millisecond scaled from the high 64 bits of `random` (0 to 9,999),
+    /// millisecond scaled from the high 32 bits of `random` (0 to 9,999),
     /// the clock sequence and node from its low bits.
     pub fn v6_at(ms: u64, random: u128) -> Result<Uuid, Error> {
         let (ticks, clock_seq, node) = time_fields(ms, random)?;
@@ -88,8 +88,8 @@ impl Uuid {
 /// The 100 ns tick, clock sequence and node of a v1/v6 UUID of `ms`.
 fn time_fields(ms: u64, random: u128) -> Result<(u64, u16, u64), Error> {
     overflow((V1_MAX_TICKS - GREGORIAN_OFFSET) / 10_000, ms)?;
-    // 0..=9999 from the high 64 bits: all ones give the last tick of the ms.
-    let within = ((random >> 64) * 10_000 >> 64) as u64;
+    // 0..=9999 from 32 high bits: all ones give the last tick of the ms.
+    let within = ((random >> 96) as u64 * 10_000) >> 32;
     let ticks = (ms * 10_000 + GREGORIAN_OFFSET + within).min(V1_MAX_TICKS);
     Ok((ticks, (random >> 48) as u16, random as u64))
 }
