@@ -15,6 +15,27 @@ import { parse as losslessParse, stringify as losslessStringify, isSafeNumber, p
 import JSONbigFactory from 'json-bigint';
 import { parse, stringify } from '../../npm/src/json.js';
 
+// The module once more with the engine's JSON features hidden at load, as on Node 20
+// (for the --alternatives rows that compare the scanner with the engine paths).
+async function loadScannerPath() {
+  const parse = JSON.parse;
+  const raw = Object.getOwnPropertyDescriptor(JSON, 'rawJSON');
+  JSON.parse = (text, reviver) =>
+    typeof reviver === 'function'
+      ? parse(text, function (k, v) {
+          return reviver.call(this, k, v);
+        })
+      : parse(text);
+  delete JSON.rawJSON;
+  try {
+    return await import('../../npm/src/json.js?scanner');
+  } finally {
+    JSON.parse = parse;
+    if (raw) Object.defineProperty(JSON, 'rawJSON', raw);
+  }
+}
+const scannerPath = await loadScannerPath();
+
 const args = process.argv.slice(2);
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1]) || 25;
 const ALTERNATIVES = args.includes('--alternatives');
@@ -188,6 +209,8 @@ for (const { name: docName, what, doc } of DOCUMENTS) {
     'alt: JSON.parse + a context.source reviver (engine path without a user reviver)': sourceAccess
       ? () => JSON.parse(text, (k, v, c) => (typeof v === 'number' && !Number.isSafeInteger(v) && !/[.eE]/.test(c.source) ? BigInt(c.source) : v))
       : undefined,
+    'alt: snowmint parse + identity reviver, scanner path (features hidden)': sourceAccess ? () => scannerPath.parse(text, identity) : undefined,
+    'alt: snowmint stringify {bigint:number}, markers (features hidden)': hasRawJSON ? () => scannerPath.stringify(doc, { bigint: 'number' }) : undefined,
     'alt: JSON.stringify + bigint replacer': () => JSON.stringify(doc, (k, v) => (typeof v === 'bigint' ? String(v) : v)),
     'alt: snowmint stringify with a replacer fn (replacer path)': () => stringify(doc, identity),
   };

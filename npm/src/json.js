@@ -168,47 +168,6 @@ function findUnsafeIntegers(text) {
   return found;
 }
 
-/** Two 32-bit halves over one 64-bit word: builds a bigint with one allocation. */
-const halves = new Uint32Array(2);
-const word = new BigUint64Array(halves.buffer);
-/** Which half is the low one (the platform's byte order). */
-const LO = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1;
-
-/**
- * `BigInt(text.slice(start, end))` for an integer literal, about twice as fast
- * for magnitudes below 2^64 (Snowflakes and other 64-bit IDs): the digits are
- * accumulated into two exact 32-bit halves, four at a time, and read back as
- * one 64-bit word.
- *
- * @param {string} text
- * @param {number} start
- * @param {number} end
- * @returns {bigint}
- */
-function bigintLiteral(text, start, end) {
-  const negative = text.charCodeAt(start) === 45;
-  let i = negative ? start + 1 : start;
-  if (end - i > 20) return BigInt(text.slice(start, end));
-  let lo = 0;
-  let hi = 0;
-  while (i < end) {
-    const stop = Math.min(i + 4, end);
-    let chunk = 0;
-    let scale = 1;
-    for (; i < stop; i++) {
-      chunk = chunk * 10 + text.charCodeAt(i) - 48;
-      scale *= 10;
-    }
-    const t = lo * scale + chunk; // < 2^32 * 10^4: exact
-    lo = t % 4294967296;
-    hi = hi * scale + (t - lo) / 4294967296; // grows monotonically: past 2^32 it stays past
-  }
-  if (hi > 4294967295) return BigInt(text.slice(start, end));
-  halves[LO] = lo;
-  halves[1 - LO] = hi;
-  return negative ? -word[0] : word[0];
-}
-
 /**
  * The index written after the marker prefix.
  *
@@ -481,7 +440,8 @@ function parseRewritten(text, spans, fn, asString) {
   for (let m = 0; m < count; m++) {
     const start = spans[2 * m];
     const end = spans[2 * m + 1];
-    values[m] = asString ? text.slice(start, end) : bigintLiteral(text, start, end);
+    const literal = text.slice(start, end);
+    values[m] = asString ? literal : BigInt(literal);
     rewritten += text.slice(last, start) + escaped + m + '"';
     last = end;
   }
@@ -530,7 +490,7 @@ function parseWithSource(text, fn, asString) {
     if (typeof value === 'number' && (value > MAX_SAFE || value < -MAX_SAFE)) {
       const source = context.source;
       // An integer literal beyond the safe range has neither fraction nor exponent.
-      if (source !== undefined && !/[.eE]/.test(source)) value = asString ? source : bigintLiteral(source, 0, source.length);
+      if (source !== undefined && !/[.eE]/.test(source)) value = asString ? source : BigInt(source);
     }
     return fn.call(this, key, value, context);
   });
