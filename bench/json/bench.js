@@ -4,7 +4,7 @@
 //   api:  an API payload: floats with 16-17 significant digits, long strings
 //         with escapes and unicode, few IDs (one per 700-byte record).
 //
-//   cd bench/json && npm install && node bench.js [--rounds N] [--alternatives]
+//   cd bench/json && npm install && node bench.js [--rounds N] [--alternatives] [--cpu]
 //   ~/.cache/snowmint/node/gnu-x64-22.23.3/bin/node bench.js     # Node 22: the engine paths
 //
 // Every contestant is first checked to return the same values; then the runs are
@@ -13,6 +13,7 @@
 // (each printed met or missed, with the ratio).
 import { parse as losslessParse, stringify as losslessStringify, isSafeNumber, parseNumberAndBigInt } from 'lossless-json';
 import JSONbigFactory from 'json-bigint';
+import { availableParallelism, loadavg } from 'node:os';
 import { parse, stringify } from '../../npm/src/json.js';
 
 // The module once more with the engine's JSON features hidden at load, as on Node 20
@@ -39,6 +40,9 @@ const scannerPath = await loadScannerPath();
 const args = process.argv.slice(2);
 const ROUNDS = Number(args[args.indexOf('--rounds') + 1]) || 25;
 const ALTERNATIVES = args.includes('--alternatives');
+// --cpu: time batches by this process's CPU time instead of the wall clock (steadier on a
+// machine that other jobs keep busy; GC threads' time is counted too).
+const CPU = args.includes('--cpu');
 const JSONbig = JSONbigFactory({ useNativeBigInt: true });
 
 // ---- the documents -----------------------------------------------------------
@@ -133,6 +137,12 @@ function same(a, b, intsAsBigint = false) {
 // ---- timing --------------------------------------------------------------------
 
 function batch(run, reps) {
+  if (CPU) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < reps; i++) run();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1e3 / reps; // ms per call
+  }
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < reps; i++) run();
   return Number(process.hrtime.bigint() - t0) / 1e6 / reps; // ms per call
@@ -169,7 +179,9 @@ const sourceAccess = (() => {
   return source === '1';
 })();
 const hasRawJSON = typeof JSON.rawJSON === 'function';
-console.log(`Node ${process.version}; median of ${ROUNDS} interleaved rounds per operation`);
+console.log(
+  `Node ${process.version}; median of ${ROUNDS} interleaved rounds per operation, ${CPU ? 'CPU' : 'wall-clock'} time; load average ${loadavg()[0].toFixed(2)} on ${availableParallelism()} CPUs at the start`,
+);
 console.log(`engine: JSON.parse source access ${sourceAccess ? 'yes' : 'no'}, JSON.rawJSON ${hasRawJSON ? 'yes' : 'no'}`);
 console.log(
   `snowmint paths: parse = scanner; parse with a reviver = ${sourceAccess ? 'engine (context.source)' : 'scanner'}; stringify {bigint:number} = ${hasRawJSON ? 'engine (JSON.rawJSON)' : 'markers + one regex pass'}`,

@@ -534,7 +534,8 @@ let markerSeq = 0;
  * when no replacer function is given: that is what makes this nearly as fast
  * as `JSON.stringify`. A `toJSON` or getter of yours that calls the global
  * `JSON.stringify` during the call would see bigints serialized, not a
- * TypeError; with `{ bigint: 'number' }` that is a TypeError saying so.)
+ * TypeError; with `{ bigint: 'number' }` that is a TypeError saying so, except
+ * on engines with `JSON.rawJSON`, where it gets the raw literals too.)
  * A `toJSON`, getter or replacer may call this `stringify` itself: the inner
  * call writes bigints in its own mode and the outer call keeps its own.
  *
