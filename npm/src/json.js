@@ -592,14 +592,14 @@ const decimal = (b) => '' + b;
 /** @param {bigint} b the bigint as a raw JSON literal (only where the engine has `JSON.rawJSON`) */
 const rawLiteral = (b) => rawJSON('' + b);
 
-/** The raw-literal mode's toJSON where the engine has `JSON.rawJSON`. */
-function rawLiteralToJSON() {
-  return rawJSON(typeof this === 'bigint' ? '' + this : '' + bigintValueOf.call(this));
-}
-
 /** The default mode's toJSON, kept to one call: `this` is the bigint (or a BigInt object). */
 function decimalToJSON() {
   return typeof this === 'bigint' ? '' + this : '' + bigintValueOf.call(this);
+}
+
+/** The raw-literal mode's toJSON where the engine has `JSON.rawJSON`. */
+function rawLiteralToJSON() {
+  return rawJSON(decimalToJSON.call(this));
 }
 
 /**
