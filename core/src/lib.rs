@@ -47,6 +47,8 @@ pub mod error;
 pub mod id;
 pub mod ksuid;
 pub mod objectid;
+#[cfg(feature = "sequence")]
+pub mod sequence;
 pub mod snowflake;
 mod text;
 pub mod typeid;

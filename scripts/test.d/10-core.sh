@@ -17,8 +17,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 say "cargo test -p snowmint (release)"
 cargo test --release -p snowmint
 
-say "no_std build (x86_64-unknown-none)"
-cargo build -p snowmint --no-default-features --target x86_64-unknown-none
+say "no_std build (x86_64-unknown-none), with the block sequences"
+cargo build -p snowmint --no-default-features --features sequence --target x86_64-unknown-none
 
 say "cargo doc -D warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc -p snowmint --no-deps
