@@ -40,9 +40,11 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod at;
 pub mod base32;
 pub mod base62;
 pub mod clock;
+mod compare;
 pub mod error;
 pub mod id;
 pub mod ksuid;
