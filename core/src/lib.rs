@@ -42,16 +42,19 @@ extern crate std;
 
 pub mod base32;
 pub mod base62;
+pub mod bytes;
 pub mod clock;
 pub mod error;
 pub mod id;
 pub mod ksuid;
+pub mod name_based;
 pub mod objectid;
 pub mod snowflake;
 mod text;
 pub mod typeid;
 pub mod ulid;
 pub mod uuid;
+pub mod validate;
 
 pub use error::{Error, Kind, ParseError};
 pub use id::Id;
