@@ -156,6 +156,19 @@ impl Id {
     }
 }
 
+impl Uuid {
+    /// A v8 UUID of 16 bytes given as a slice ([`Uuid::v8_from_bytes`]),
+    /// or the length error.
+    pub fn v8_from_slice(bytes: &[u8]) -> Result<Uuid, Error> {
+        let array = bytes.try_into().map_err(|_| ParseError::ByteLength {
+            kind: Kind::Uuid,
+            expected: "16",
+            found: bytes.len(),
+        })?;
+        Ok(Uuid::v8_from_bytes(array))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

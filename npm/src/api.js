@@ -17,6 +17,7 @@
 import { ArgumentError } from './errors.js';
 import { call, checkOptions, deepFreeze, describe, oneOf, stringArg, typeError } from './api/checks.js';
 import { fromRaw, snowflakeDecoder as decodeSnowflake } from './api/decode.js';
+import { createConvert } from './api/convert.js';
 import { createOptions } from './api/options.js';
 import { createSources } from './api/sources.js';
 
@@ -47,6 +48,16 @@ export const API_NAMES = Object.freeze([
   'uuidVersion',
   'toHuman',
   'fromHuman',
+  // Validation, bytes, UUIDs from given bits (api/convert.js).
+  'isValid',
+  'toBytes',
+  'fromBytes',
+  'uuidv3',
+  'uuidv5',
+  'uuidv8',
+  'uuidv1ToV6',
+  'uuidv6ToV1',
+  'NAMESPACES',
   'presets',
   'constants',
   'backendName',
@@ -272,6 +283,7 @@ export function createApi(backend, host = {}) {
     uuidVersion,
     toHuman,
     fromHuman,
+    ...createConvert(backend, C),
     presets,
     constants: C,
     backendName: backend.name,
