@@ -59,17 +59,6 @@ impl Deref for IdBytes {
     }
 }
 
-/// How many bytes an ID of `kind` has, and in words for errors.
-const fn byte_length(kind: Kind) -> Option<(usize, &'static str)> {
-    match kind {
-        Kind::Snowflake => Some((8, "8")),
-        Kind::Ulid | Kind::Uuid | Kind::TypeId => Some((16, "16")),
-        Kind::Ksuid => Some((20, "20")),
-        Kind::ObjectId => Some((12, "12")),
-        Kind::Human => None,
-    }
-}
-
 const GUID_KINDS: &str = "the GUID byte order is defined for 128-bit IDs only (UUID, ULID, TypeID)";
 
 impl Id {
@@ -99,51 +88,41 @@ impl Id {
         order: ByteOrder,
         prefix: &str,
     ) -> Result<Id, Error> {
-        let Some((len, expected)) = byte_length(kind) else {
-            return Err(Error::NotApplicable {
-                kind,
-                reason: "the human form is text only: bytes are read as snowflake, ulid, uuid, ksuid, objectid or typeid",
-            });
-        };
-        if bytes.len() != len {
-            return Err(ParseError::ByteLength {
-                kind,
-                expected,
-                found: bytes.len(),
-            }
-            .into());
-        }
-        let mut wide = [0u8; 16];
-        if len == 16 {
-            wide.copy_from_slice(bytes);
-            if order == ByteOrder::Guid {
-                wide = guid_swap(wide);
-            }
-        } else if order == ByteOrder::Guid {
-            return Err(Error::NotApplicable {
+        let narrow = || match order {
+            ByteOrder::BigEndian => Ok(()),
+            ByteOrder::Guid => Err(Error::NotApplicable {
                 kind,
                 reason: GUID_KINDS,
-            });
-        }
-        let array = |b: &[u8]| {
-            let mut out = [0u8; 20];
-            out[..b.len()].copy_from_slice(b);
-            out
+            }),
         };
-        let b = array(bytes);
+        let wide = || {
+            let b: [u8; 16] = fixed(bytes, kind, "16")?;
+            Ok::<_, Error>(Uuid::from_bytes(match order {
+                ByteOrder::BigEndian => b,
+                ByteOrder::Guid => guid_swap(b),
+            }))
+        };
         Ok(match kind {
-            Kind::Snowflake => Id::Snowflake(u64::from_be_bytes([
-                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-            ])),
-            Kind::Ulid => Id::Ulid(Ulid::from_bytes(wide)),
-            Kind::Uuid => Id::Uuid(Uuid::from_bytes(wide)),
-            Kind::TypeId => Id::TypeId(TypeId::new(prefix, Uuid::from_bytes(wide))?),
-            Kind::Ksuid => Id::Ksuid(Ksuid(b)),
-            // ObjectId (the human form returned above).
-            _ => {
-                let mut o = [0u8; 12];
-                o.copy_from_slice(&b[..12]);
-                Id::ObjectId(ObjectId(o))
+            Kind::Snowflake => {
+                narrow()?;
+                Id::Snowflake(u64::from_be_bytes(fixed(bytes, kind, "8")?))
+            }
+            Kind::Ksuid => {
+                narrow()?;
+                Id::Ksuid(Ksuid(fixed(bytes, kind, "20")?))
+            }
+            Kind::ObjectId => {
+                narrow()?;
+                Id::ObjectId(ObjectId(fixed(bytes, kind, "12")?))
+            }
+            Kind::Ulid => Id::Ulid(Ulid::from_uuid(wide()?)),
+            Kind::Uuid => Id::Uuid(wide()?),
+            Kind::TypeId => Id::TypeId(TypeId::new(prefix, wide()?)?),
+            Kind::Human => {
+                return Err(Error::NotApplicable {
+                    kind,
+                    reason: "the human form is text only: bytes are read as snowflake, ulid, uuid, ksuid, objectid or typeid",
+                });
             }
         })
     }
@@ -156,16 +135,26 @@ impl Id {
     }
 }
 
+/// `bytes` as an array of `N`, or the length error of `kind` (`expected` is `N` in words).
+fn fixed<const N: usize>(
+    bytes: &[u8],
+    kind: Kind,
+    expected: &'static str,
+) -> Result<[u8; N], Error> {
+    bytes.try_into().map_err(|_| {
+        Error::Parse(ParseError::ByteLength {
+            kind,
+            expected,
+            found: bytes.len(),
+        })
+    })
+}
+
 impl Uuid {
     /// A v8 UUID of 16 bytes given as a slice ([`Uuid::v8_from_bytes`]),
     /// or the length error.
     pub fn v8_from_slice(bytes: &[u8]) -> Result<Uuid, Error> {
-        let array = bytes.try_into().map_err(|_| ParseError::ByteLength {
-            kind: Kind::Uuid,
-            expected: "16",
-            found: bytes.len(),
-        })?;
-        Ok(Uuid::v8_from_bytes(array))
+        Ok(Uuid::v8_from_bytes(fixed(bytes, Kind::Uuid, "16")?))
     }
 }
 
