@@ -24,7 +24,7 @@ fn uuid_arg(text: &str) -> Result<Uuid> {
     Uuid::parse(text).map_err(core_err)
 }
 
-fn text(u: Uuid) -> String {
+fn canonical(u: Uuid) -> String {
     u.to_text().to_string()
 }
 
@@ -72,25 +72,25 @@ pub fn from_bytes(
 
 #[napi(catch_unwind)]
 pub fn uuidv3(name: Uint8ArraySlice<'_>, namespace: String) -> Result<String> {
-    Ok(text(Uuid::v3(uuid_arg(&namespace)?, &name)))
+    Ok(canonical(Uuid::v3(uuid_arg(&namespace)?, &name)))
 }
 
 #[napi(catch_unwind)]
 pub fn uuidv5(name: Uint8ArraySlice<'_>, namespace: String) -> Result<String> {
-    Ok(text(Uuid::v5(uuid_arg(&namespace)?, &name)))
+    Ok(canonical(Uuid::v5(uuid_arg(&namespace)?, &name)))
 }
 
 #[napi(catch_unwind)]
 pub fn uuidv8(bytes: Uint8ArraySlice<'_>) -> Result<String> {
-    Ok(text(Uuid::v8_from_slice(&bytes).map_err(core_err)?))
+    Ok(canonical(Uuid::v8_from_slice(&bytes).map_err(core_err)?))
 }
 
 #[napi(catch_unwind, js_name = "uuidv1ToV6")]
 pub fn uuidv1_to_v6(text: String) -> Result<String> {
-    Ok(self::text(uuid_arg(&text)?.v1_to_v6().map_err(core_err)?))
+    Ok(canonical(uuid_arg(&text)?.v1_to_v6().map_err(core_err)?))
 }
 
 #[napi(catch_unwind, js_name = "uuidv6ToV1")]
 pub fn uuidv6_to_v1(text: String) -> Result<String> {
-    Ok(self::text(uuid_arg(&text)?.v6_to_v1().map_err(core_err)?))
+    Ok(canonical(uuid_arg(&text)?.v6_to_v1().map_err(core_err)?))
 }

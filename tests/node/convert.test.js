@@ -46,7 +46,8 @@ test('isValid: bad options throw (the value never does)', () => {
   throwsCode(assert, () => sm.isValid('x', { preset: 'nope' }), sm.ConfigError, 'ERR_INVALID_OPTION', /'discord'/);
   throwsCode(assert, () => sm.isValid('x', { strict: true }), sm.ConfigError, 'ERR_INVALID_OPTION', /unknown option 'strict'/);
   throwsCode(assert, () => sm.isValid('x', { lenient: 'yes' }), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /lenient must be a boolean/);
-  throwsCode(assert, () => sm.isValid('x', { version: 16 }), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /0 to 15/);
+  throwsCode(assert, () => sm.isValid('x', { version: 16 }), sm.ArgumentError, 'ERR_INVALID_ARG_VALUE', /version must be an integer from 0 to 15, got 16/);
+  throwsCode(assert, () => sm.isValid('x', { version: '7' }), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE');
 });
 
 test('toBytes and fromBytes agree with bytes.json, in both byte orders', () => {

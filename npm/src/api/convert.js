@@ -2,7 +2,7 @@
 // v1 <-> v6): argument checks here, every rule in the core (one backend
 // call each, see node/src/convert.rs and wasm/src/convert.rs).
 
-import { call, checkOptions, oneOf, stringArg, typeError } from './checks.js';
+import { call, checkOptions, oneOf, stringArg, typeError, uintOption } from './checks.js';
 
 const UTF8 = new TextEncoder();
 
@@ -31,10 +31,7 @@ export function createConvert(backend, C) {
     const kind = kindOption(o.kind);
     const preset = o.preset === undefined ? undefined : oneOf('preset', o.preset, C.presets);
     const lenient = boolOption('lenient', o.lenient);
-    const version = o.version;
-    if (version !== undefined && !(Number.isInteger(version) && version >= 0 && version <= 15)) {
-      throw typeError('version', 'an integer from 0 to 15 (a UUID version)', version);
-    }
+    const version = uintOption('version', o.version, undefined, 'ERR_INVALID_ARG_VALUE', 15);
     if (typeof value === 'bigint' && kind !== undefined && kind !== 'snowflake') return false;
     if (typeof value !== 'bigint' && typeof value !== 'string') return false;
     const [text, k] = idText(value, kind);
