@@ -68,7 +68,12 @@ impl Id {
             Id::Ulid(u) => u.to_bytes(),
             Id::Uuid(u) => u.to_bytes(),
             Id::TypeId(t) => t.uuid().to_bytes(),
-            _ if order == ByteOrder::Guid => return Err(self.not_applicable(GUID_KINDS)),
+            _ if order == ByteOrder::Guid => {
+                return Err(Error::NotApplicable {
+                    kind: self.kind(),
+                    reason: GUID_KINDS,
+                });
+            }
             Id::Snowflake(v) => return Ok(IdBytes::of(&v.to_be_bytes())),
             Id::Ksuid(k) => return Ok(IdBytes::of(&k.0)),
             Id::ObjectId(o) => return Ok(IdBytes::of(&o.0)),
@@ -125,13 +130,6 @@ impl Id {
                 });
             }
         })
-    }
-
-    fn not_applicable(&self, reason: &'static str) -> Error {
-        Error::NotApplicable {
-            kind: self.kind(),
-            reason,
-        }
     }
 }
 
