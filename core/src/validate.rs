@@ -51,10 +51,12 @@ impl Validation {
     /// The canonical spelling of `id` as this kind: the human form's full
     /// groups for `Kind::Human`, else the ID's own text.
     fn canonical(&self, id: &Id) -> crate::IdText<90> {
-        match (self.kind, id.to_human(None)) {
-            (Some(Kind::Human), Ok(human)) => crate::IdText::ascii(human.as_bytes()),
-            _ => id.to_text(),
+        if self.kind == Some(Kind::Human) {
+            if let Ok(human) = id.to_human(None) {
+                return crate::IdText::ascii(human.as_bytes());
+            }
         }
+        id.to_text()
     }
 }
 
