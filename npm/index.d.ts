@@ -289,3 +289,15 @@ export class ClockError extends SnowmintError {}
 export class ArgumentError extends SnowmintError {}
 /** ERR_LEASE_LOST, ERR_LEASE_UNAVAILABLE */
 export class LeaseError extends SnowmintError {}
+/**
+ * Block sequences (snowmint/sequence): ERR_SEQUENCE_OPTION (a size, target,
+ * timeout or start out of range), ERR_SEQUENCE_NAME (a name that is not an
+ * identifier), ERR_SEQUENCE_STORE (not a store, a client the store does not
+ * know, or a store's answer that is not a block), ERR_SEQUENCE_EMPTY
+ * (nextSync() with no block buffered), ERR_SEQUENCE_UNAVAILABLE (the store
+ * failed or did not answer in time and nothing is buffered; `cause` is the
+ * driver's error), ERR_SEQUENCE_OVERFLOW (the next block would pass 2^63-1),
+ * ERR_SEQUENCE_BACKWARDS (the store's counter went back), ERR_SEQUENCE_CLOSED
+ * (used after close()).
+ */
+export class SequenceError extends SnowmintError {}

@@ -242,6 +242,29 @@ pub enum Error {
     },
     /// A text or byte input was not a valid ID.
     Parse(ParseError),
+    /// A sequence option outside its range (`option` is its JS name).
+    #[cfg(feature = "sequence")]
+    SequenceOption {
+        option: &'static str,
+        value: u64,
+        min: u64,
+        max: u64,
+    },
+    /// Block sizes that are not ordered `min <= block_size <= max`.
+    #[cfg(feature = "sequence")]
+    SequenceBlockSizes { min: u64, block_size: u64, max: u64 },
+    /// A sequence name that is not an identifier.
+    #[cfg(feature = "sequence")]
+    SequenceName { reason: &'static str },
+    /// A block whose last ID would be past 2^63-1.
+    #[cfg(feature = "sequence")]
+    SequenceOverflow { start: u64, len: u64 },
+    /// A block that starts before the end of the previous one.
+    #[cfg(feature = "sequence")]
+    SequenceBackwards { start: u64, previous_end: u64 },
+    /// No ID is buffered: no block has arrived yet, or the buffer ran dry.
+    #[cfg(feature = "sequence")]
+    SequenceEmpty,
 }
 
 impl Error {
@@ -261,6 +284,18 @@ impl Error {
             Error::UuidVersion { .. } => "ERR_INVALID_ARG_VALUE",
             Error::NotApplicable { .. } => "ERR_INVALID_ARG_VALUE",
             Error::Parse(_) => "ERR_PARSE",
+            #[cfg(feature = "sequence")]
+            Error::SequenceOption { .. } | Error::SequenceBlockSizes { .. } => {
+                "ERR_SEQUENCE_OPTION"
+            }
+            #[cfg(feature = "sequence")]
+            Error::SequenceName { .. } => "ERR_SEQUENCE_NAME",
+            #[cfg(feature = "sequence")]
+            Error::SequenceOverflow { .. } => "ERR_SEQUENCE_OVERFLOW",
+            #[cfg(feature = "sequence")]
+            Error::SequenceBackwards { .. } => "ERR_SEQUENCE_BACKWARDS",
+            #[cfg(feature = "sequence")]
+            Error::SequenceEmpty => "ERR_SEQUENCE_EMPTY",
         }
     }
 }
@@ -364,6 +399,8 @@ impl fmt::Display for Error {
                 put(f, &["not available for a ", kind.name(), ": ", reason])
             }
             Error::Parse(ref e) => fmt::Display::fmt(e, f),
+            #[cfg(feature = "sequence")]
+            ref e => sequence_message(e, f),
         }
     }
 }
@@ -398,6 +435,82 @@ pub(crate) fn by_index<T: Copy>(
             what,
             allowed: names,
         })
+}
+
+/// The messages of the sequence errors (apart, so the feature gates them in one place).
+#[cfg(feature = "sequence")]
+fn sequence_message(e: &Error, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let n = IdText::<20>::decimal;
+    match *e {
+        Error::SequenceOption {
+            option,
+            value,
+            min,
+            max,
+        } => put(
+            f,
+            &[
+                "sequence option ",
+                option,
+                " = ",
+                &n(value),
+                " is out of range: expected ",
+                &n(min),
+                " to ",
+                &n(max),
+            ],
+        ),
+        Error::SequenceBlockSizes {
+            min,
+            block_size,
+            max,
+        } => put(
+            f,
+            &[
+                "sequence block sizes must satisfy minBlockSize <= blockSize <= maxBlockSize, found ",
+                &n(min),
+                ", ",
+                &n(block_size),
+                ", ",
+                &n(max),
+            ],
+        ),
+        Error::SequenceName { reason } => put(
+            f,
+            &[
+                "invalid sequence name: ",
+                reason,
+                "; expected 1 to 63 ASCII letters, digits and '_', not starting with a digit",
+            ],
+        ),
+        Error::SequenceOverflow { start, len } => put(
+            f,
+            &[
+                "a block of ",
+                &n(len),
+                " IDs from ",
+                &n(start),
+                " would pass the largest ID 9223372036854775807 (2^63-1): the sequence is used up",
+            ],
+        ),
+        Error::SequenceBackwards {
+            start,
+            previous_end,
+        } => put(
+            f,
+            &[
+                "the sequence's store answered with a block starting at ",
+                &n(start),
+                ", before the end ",
+                &n(previous_end),
+                " of the previous block: its counter went back (restored or reset?), so IDs would repeat",
+            ],
+        ),
+        Error::SequenceEmpty => f.write_str(
+            "no sequence ID is buffered: the first block has not arrived yet or the buffer ran dry; await next() instead, or await a next() before calling nextSync()",
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// Writes a message piece by piece. Messages are assembled from `&str`s

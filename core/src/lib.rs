@@ -63,6 +63,8 @@ pub mod id;
 pub mod ksuid;
 pub mod name_based;
 pub mod objectid;
+#[cfg(feature = "sequence")]
+pub mod sequence;
 pub mod snowflake;
 mod text;
 pub mod typeid;

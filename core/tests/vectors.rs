@@ -138,7 +138,7 @@ fn check_detect(name: &str, text: &str, id: Id) {
 
 #[test]
 fn every_vector_file_is_checked() {
-    const CHECKED: [&str; 11] = [
+    const CHECKED: [&str; 12] = [
         "bytes.json",
         "valid.json",
         "human.json",
@@ -146,6 +146,7 @@ fn every_vector_file_is_checked() {
         "ksuid.json",
         "objectid.json",
         "snowflake.json",
+        "sequence.json",
         "ulid.json",
         "uuid.json",
         "typeid/valid.json",
@@ -536,6 +537,89 @@ fn byte_vectors() {
                     assert_eq!((k, found), (kind, len), "{name}")
                 }
                 other => panic!("{name}: {len} bytes gave {other:?}"),
+            }
+        }
+    }
+}
+
+/// Block sequences: option and name checks, and scripts of state-machine
+/// steps whose every answer the core must give again (the Node test runs
+/// the same scripts through the addon).
+#[cfg(feature = "sequence")]
+#[test]
+fn sequence_vectors() {
+    use snowmint::sequence::{BlockSequence, Options, check_name};
+
+    let path = dir().join("sequence.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let options_of = |o: &Value| Options {
+        block_size: o["blockSize"].as_u64(),
+        min_block_size: o["minBlockSize"].as_u64(),
+        max_block_size: o["maxBlockSize"].as_u64(),
+        target_block_ms: o["targetBlockMs"].as_u64(),
+        start: o["start"].as_str().map(|s| s.parse().unwrap()),
+        timeout_ms: o["timeoutMs"].as_u64(),
+    };
+    let code = |r: Result<(), snowmint::Error>| r.err().map(|e| e.code());
+    for case in v["options"].as_array().unwrap() {
+        match options_of(&case["options"]).config() {
+            Ok(c) => {
+                let sizes = [
+                    c.block_size,
+                    c.min_block_size,
+                    c.max_block_size,
+                    c.target_block_ms,
+                    c.timeout_ms,
+                ];
+                let want: Vec<u64> = case["config"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n.as_u64().unwrap())
+                    .collect();
+                assert_eq!(sizes.to_vec(), want, "{case}");
+                assert_eq!(c.start.to_string(), str(case, "start"), "{case}");
+            }
+            Err(e) => {
+                assert_eq!(e.code(), str(case, "error"), "{case}");
+                assert_eq!(e.to_string(), str(case, "message"), "{case}");
+            }
+        }
+    }
+    for case in v["names"].as_array().unwrap() {
+        let got = check_name(str(case, "name"));
+        assert_eq!(code(got.clone()), opt_str(case, "error"), "{case}");
+        if let Err(e) = got {
+            assert_eq!(e.to_string(), str(case, "message"));
+        }
+    }
+    let id = |v: &Value| v.as_str().unwrap().parse::<u64>().unwrap();
+    for script in v["scripts"].as_array().unwrap() {
+        let mut s = BlockSequence::new(options_of(&script["options"]).config().unwrap());
+        for (i, step) in script["steps"].as_array().unwrap().iter().enumerate() {
+            let at = format!("step {i} {step} of {}", script["options"]);
+            match step[0].as_str().unwrap() {
+                "request" => {
+                    let got = s.request(step[1].as_u64().unwrap()).unwrap_or(0);
+                    assert_eq!(got, step[2].as_u64().unwrap(), "{at}");
+                }
+                "add" => {
+                    let got = s.add_block(id(&step[1]), step[2].as_u64().unwrap());
+                    assert_eq!(code(got), step[3].as_str(), "{at}");
+                }
+                "fail" => s.fail(step[1].as_u64().unwrap()),
+                "take" => {
+                    match s.take(step[1].as_u64().unwrap()) {
+                        Ok(run) => {
+                            assert_eq!(run.start, id(&step[2][0]), "{at}");
+                            assert_eq!(run.len, step[2][1].as_u64().unwrap(), "{at}");
+                        }
+                        Err(e) => assert_eq!(Some(e.code()), step[2].as_str(), "{at}"),
+                    }
+                    assert_eq!(s.buffered(), step[3].as_u64().unwrap(), "{at}");
+                    assert_eq!(s.block_size(), step[4].as_u64().unwrap(), "{at}");
+                }
+                op => panic!("unknown step {op}"),
             }
         }
     }

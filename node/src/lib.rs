@@ -22,6 +22,7 @@ use snowmint::{Error as CoreError, Id, Kind, TextKind};
 // Public: the test build registers no napi exports, so private ones would be dead code.
 pub mod convert;
 pub mod lease;
+pub mod sequence;
 
 /// A JS error whose `code` is a stable snowmint code.
 type Result<T> = napi::Result<T, &'static str>;
@@ -219,6 +220,11 @@ impl SnowflakeHandle {
     #[napi(catch_unwind)]
     pub fn layout(&self) -> Result<LayoutInfo> {
         self.with(|g, _| Ok(layout_info(g.layout())))
+    }
+
+    #[napi(catch_unwind)]
+    pub fn generation(&self) -> Result<u32> {
+        self.with(|_, generation| Ok(generation))
     }
 
     #[napi(catch_unwind)]

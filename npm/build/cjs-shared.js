@@ -3,3 +3,4 @@
 // one copy of every module (dist/index.cjs and dist/lease.cjs pick their part).
 export * as root from '../src/node.js';
 export * as lease from '../src/lease/index.js';
+export * as sequence from '../src/sequence/index.js';

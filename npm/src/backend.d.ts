@@ -50,8 +50,9 @@ export interface SnowflakeSpec {
  *   minted in), which a worker-ID lease must cover;
  * - timing[2]: the generation of the generator: how many times the
  *   process-wide default generator was installed or replaced (any thread's
- *   configure()), 0 for a generator of its own. When it changes, api.js
- *   reads `layout()` and `clockKind()` again before handing out the run.
+ *   configure()), 0 for a generator of its own. When it is not the
+ *   generation api.js read `layout()` and `clockKind()` under (between two
+ *   equal `generation()` reads), the run is dropped and the layout read again.
  */
 export interface SnowflakeHandle {
   /** Writes 1 to `max` (<= out.length) IDs of one tick into out[0..count] and returns count (fewer when the tick has fewer left). */
@@ -59,6 +60,8 @@ export interface SnowflakeHandle {
   /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[1] and timing[2] as in `fill` (timing[0] is 0). */
   fillAll(out: BigUint64Array, timing: Float64Array): void;
   layout(): LayoutInfo;
+  /** The generation as `fill` reports it, read now. */
+  generation(): number;
   workerId(): number;
   /** Which clock it reads; api.js buffers IDs only for 'monotonic'. */
   clockKind(): 'monotonic' | 'system' | 'test';
@@ -155,4 +158,32 @@ export interface Backend {
   uuidv8(bytes: Uint8Array): string;
   uuidv1ToV6(text: string): string;
   uuidv6ToV1(text: string): string;
+
+  /**
+   * snowmint/sequence (the napi addon only: the browser build leaves the
+   * core's `sequence` feature out): the block-sequence state machine. `sizes` is
+   * [blockSize, minBlockSize, maxBlockSize, targetBlockMs, timeoutMs], NaN for an absent
+   * option; throws ERR_SEQUENCE_NAME or ERR_SEQUENCE_OPTION.
+   */
+  sequenceNew(name: string, sizes: Float64Array, start: bigint | undefined): SequenceHandle;
+  /** Throws ERR_SEQUENCE_NAME unless `name` is an identifier (also used for table names). */
+  sequenceCheckName(name: string): void;
+}
+
+/** The core's `BlockSequence` (core/src/sequence.rs says what each step does). */
+export interface SequenceHandle {
+  /** Writes [start, len] of a run of up to `max` buffered IDs into out; throws ERR_SEQUENCE_EMPTY. */
+  take(out: BigUint64Array, max: number): void;
+  /** The size of the block to ask the store for now, or 0 for none; `nowMs` is a monotonic ms clock. */
+  request(nowMs: number): number;
+  /** The store's answer: `len` IDs from `start`; throws ERR_SEQUENCE_OVERFLOW or ERR_SEQUENCE_BACKWARDS. */
+  addBlock(start: bigint, len: number): void;
+  /** The store failed: the next request waits a backoff. */
+  fail(nowMs: number): void;
+  buffered(): number;
+  blockSize(): number;
+  /** Writes [blockSize, minBlockSize, maxBlockSize, targetBlockMs, timeoutMs] into out. */
+  sizes(out: Float64Array): void;
+  /** The first ID of a new sequence. */
+  start(): bigint;
 }

@@ -22,6 +22,8 @@ export class ClockError extends SnowmintError {}
 export class ArgumentError extends SnowmintError {}
 /** Worker-ID leases (snowmint/lease). */
 export class LeaseError extends SnowmintError {}
+/** Block sequences (snowmint/sequence). */
+export class SequenceError extends SnowmintError {}
 
 const CLASS_OF_CODE = {
   ERR_PARSE: InvalidIdError,
@@ -44,6 +46,14 @@ const CLASS_OF_CODE = {
   ERR_LEASE_IN_USE: LeaseError,
   ERR_LEASE_TIMEOUT: LeaseError,
   ERR_LEASE_IO: LeaseError,
+  ERR_SEQUENCE_OPTION: SequenceError,
+  ERR_SEQUENCE_NAME: SequenceError,
+  ERR_SEQUENCE_STORE: SequenceError,
+  ERR_SEQUENCE_OVERFLOW: SequenceError,
+  ERR_SEQUENCE_BACKWARDS: SequenceError,
+  ERR_SEQUENCE_EMPTY: SequenceError,
+  ERR_SEQUENCE_UNAVAILABLE: SequenceError,
+  ERR_SEQUENCE_CLOSED: SequenceError,
 };
 
 /** The public error for a code (SnowmintError for codes without a class). */

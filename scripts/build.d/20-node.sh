@@ -21,12 +21,13 @@ cjs() {
   esbuild --bundle --platform=node --format=cjs --target=node18 --log-level=warning \
     --external:'*.node' --inject:npm/build/import-meta-url.js --define:import.meta.url=importMetaUrl "$@"
 }
-# The root and snowmint/lease share one bundle, so that require('snowmint') and
-# require('snowmint/lease') share one copy of every module: the error classes
+# The root, snowmint/lease and snowmint/sequence share one bundle, so that require('snowmint'),
+# require('snowmint/lease') and require('snowmint/sequence') share one copy of every module: the error classes
 # (instanceof across the two), the addon, the process's lease state.
 cjs npm/build/cjs-shared.js --outfile=npm/dist/shared.cjs
 echo "module.exports = require('./shared.cjs').root;" >npm/dist/index.cjs
 echo "module.exports = require('./shared.cjs').lease;" >npm/dist/lease.cjs
+echo "module.exports = require('./shared.cjs').sequence;" >npm/dist/sequence.cjs
 # snowmint/json stands alone (no addon, no other module).
 cjs npm/src/json.js --outfile=npm/dist/json.cjs
 # Their declarations (the `types` of each `require` condition): a .d.cts cannot
@@ -34,6 +35,7 @@ cjs npm/src/json.js --outfile=npm/dist/json.cjs
 # their relative imports pointed at the CommonJS files beside them.
 sed "s#import('./src/lease/index.js')#import('./lease.cjs')#g" npm/index.d.ts >npm/dist/index.d.cts
 sed "s#from '../../index.js'#from './index.cjs'#g" npm/src/lease/index.d.ts >npm/dist/lease.d.cts
+sed "s#from '../../index.js'#from './index.cjs'#g" npm/src/sequence/index.d.ts >npm/dist/sequence.d.cts
 cp npm/src/json.d.ts npm/dist/json.d.cts
 if grep -nE "(from |import\()'\.[^']*'" npm/dist/*.d.cts | grep -v "\.cjs'"; then
   echo "a CommonJS declaration above still imports an ES module's declarations" >&2

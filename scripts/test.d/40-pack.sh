@@ -46,6 +46,13 @@ node --input-type=commonjs -e "
   if (stringify({ id: 1n }) !== '{\"id\":\"1\"}') process.exit(1);
   lease.release();
   console.log('  require snowmint/lease and snowmint/json ok:', err.code, 'is a LeaseError of the root entry');"
+node --input-type=commonjs -e "
+  const root = require('snowmint');
+  const { sequence, postgresStore, mysqlStore, sqliteStore, redisStore, SequenceError } = require('snowmint/sequence');
+  let err; try { sequence({}, { name: 'orders' }); } catch (e) { err = e; }
+  if (![postgresStore, mysqlStore, sqliteStore, redisStore].every((f) => typeof f === 'function')) process.exit(1);
+  if (!(err instanceof SequenceError) || !(err instanceof root.SnowmintError) || err.code !== 'ERR_SEQUENCE_STORE') process.exit(1);
+  console.log('  require snowmint/sequence ok:', err.code, 'is a SequenceError and a SnowmintError of the root entry');"
 ./node_modules/.bin/snowmint decode 175928847299117063 --preset discord | sed 's/^/  bin: /' | head -3
 
 say "tsc --noEmit --strict on a consumer"
@@ -54,6 +61,7 @@ import { nextId, nextIds, nextIdString, configure, Snowflake, TestClock, decode,
   typeid, toHuman, fromHuman, isUuid, SnowmintError, InvalidIdError, type DecodedId } from 'snowmint';
 import { localLease, workerIdFromEnv, type Lease } from 'snowmint/lease';
 import { parse, stringify } from 'snowmint/json';
+import { sequence, redisStore, SequenceError, type Sequence, type SequenceStore } from 'snowmint/sequence';
 configure({ workerId: 3, preset: 'discord', onBackwards: 'fail' });
 const id: bigint = nextId();
 const ids: BigUint64Array = nextIds(10);
@@ -70,6 +78,11 @@ lease.on('lost', (e) => console.log(e.code));
 new Snowflake({ lease });
 const big: unknown = parse(stringify({ id }), null, { bigint: 'string' });
 console.log(big, typeof workerIdFromEnv);
+const store: SequenceStore = { describe: 'a test store', reserve: async (_name: string, size: number, start: bigint) => ({ start, size }) };
+const seq: Sequence = sequence(store, { name: 'orders', blockSize: 100, start: 1n });
+const next: Promise<bigint> = seq.next();
+const batch: Promise<BigUint64Array> = seq.nextBatch(3);
+console.log(next, batch, seq.stats().waits, typeof redisStore, SequenceError.name);
 TS
 printf '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "skipLibCheck": false }, "files": ["consumer.ts"] }\n' > tsconfig.json
 tsc -p tsconfig.json
@@ -80,6 +93,7 @@ cat > consumer-cjs.cts <<'TS'
 import snowmint = require('snowmint');
 import json = require('snowmint/json');
 import lease = require('snowmint/lease');
+import seqm = require('snowmint/sequence');
 snowmint.configure({ workerId: 3 });
 const id: bigint = snowmint.nextId();
 const rec: snowmint.DecodedId = snowmint.decode(snowmint.ulid());
@@ -89,6 +103,8 @@ const l: lease.Lease = lease.localLease({ workerIds: { min: 0, max: 3 } });
 const g: snowmint.Snowflake = new snowmint.Snowflake({ lease: l });
 try { snowmint.decode('x'); } catch (e) { if (e instanceof snowmint.InvalidIdError || e instanceof lease.LeaseError) { const c: string = e.code; console.log(c); } }
 console.log(rec.kind, back, g.workerId);
+const seq: seqm.Sequence = seqm.sequence({ describe: 'a test store', reserve: async (_n: string, size: number, start: bigint) => ({ start, size }) }, { name: 'orders' });
+try { seq.nextSync(); } catch (e) { if (e instanceof seqm.SequenceError && e instanceof snowmint.SnowmintError) console.log(e.code); }
 TS
 printf '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "node16", "moduleResolution": "node16", "target": "es2022", "skipLibCheck": false }, "files": ["consumer-cjs.cts"] }\n' > tsconfig.cjs.json
 tsc -p tsconfig.cjs.json

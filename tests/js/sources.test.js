@@ -9,7 +9,7 @@ const LAYOUT = { timeBits: 41, workerBits: 10, sequenceBits: 12, unitMs: 1, epoc
 
 /** A generator handle that hands out 1, 2, 3... and reports what the test sets. */
 function fakeHandle() {
-  const h = { next: 1n, fills: 0, layouts: 0, report: [0, 0, 1], layoutNow: LAYOUT };
+  const h = { next: 1n, fills: 0, layouts: 0, report: [0, 0, 1], layoutNow: LAYOUT, gen: 1 };
   Object.assign(h, {
     fill(out, max, timing) {
       h.fills++;
@@ -25,6 +25,7 @@ function fakeHandle() {
       h.layouts++;
       return h.layoutNow;
     },
+    generation: () => h.gen,
     clockKind: () => 'monotonic',
     highWaterMs: () => null,
   });
@@ -61,15 +62,40 @@ test('runs double while used up in time and halve when most of one expires', () 
 test('a new generation (another thread configured the default generator) is adopted before the run is handed out', () => {
   const { h, src } = setup();
   src.next();
-  assert.equal(h.layouts, 2, 'constructor and first run (generation -1 -> 1)');
+  assert.equal(h.layouts, 1, 'read once: the first run is of the generation read by the constructor');
   h.report = [0, 0, 2];
+  h.gen = 2;
   h.layoutNow = { ...LAYOUT, sequenceBits: 8, workerBits: 14 };
   src.len = 0; // force a refill
+  const fills = h.fills;
   src.next();
-  assert.equal(h.layouts, 3);
+  assert.equal(h.layouts, 2);
+  assert.equal(h.fills, fills + 2, 'the run of the old generation was dropped, not handed out');
   assert.equal(src.layout.sequenceBits, 8);
   assert.equal(src.cap, 256, 'the run cap follows the new layout');
   assert.ok(src.run <= 256);
+});
+
+test('a layout read while another thread reconfigures again is read once more, and no run of another generation is handed out', () => {
+  const { h, src } = setup();
+  src.next();
+  // The next run is claimed at generation 2, but by the time its layout is
+  // read the default generator is already at 3: every later run reports 3.
+  const fill = h.fill;
+  h.fill = (out, max, timing) => {
+    const n = fill(out, max, timing);
+    timing[2] = h.fills === 2 ? 2 : 3;
+    return n;
+  };
+  let reads = 0;
+  h.generation = () => (reads++ === 0 ? 2 : 3);
+  h.layoutNow = { ...LAYOUT, sequenceBits: 6, workerBits: 16 };
+  src.len = 0;
+  src.next();
+  assert.equal(reads, 4, 'generation read 2 then 3 around the first layout read, 3 and 3 around the second');
+  assert.equal(src.generation, 3);
+  assert.equal(h.fills, 3, 'the run of generation 2 was dropped: its layout is not the one read');
+  assert.equal(src.layout.sequenceBits, 6);
 });
 
 test("a lease checks every claimed run's high-water mark before any ID of it is handed out", () => {

@@ -24,7 +24,7 @@ export function tempDir(name) {
   return mkdtempSync(join(tmpdir(), `snowmint-${name}-`));
 }
 
-async function until(what, ok, ms = 20_000) {
+export async function until(what, ok, ms = 20_000) {
   const end = Date.now() + ms;
   for (;;) {
     if (await ok().catch(() => false)) return;
@@ -49,12 +49,14 @@ function redisInline(port, command) {
 /**
  * A server process that can be stopped and started again on the same port
  * and data directory (to take it away from the leases for a while).
+ * `stopSignal` is the signal of a shutdown that does not wait for clients.
  */
-class Server {
-  constructor(name, argv, ready) {
+export class Server {
+  constructor(name, argv, ready, stopSignal = 'SIGTERM') {
     this.name = name;
     this.argv = argv;
     this.ready = ready;
+    this.stopSignal = stopSignal;
     this.proc = null;
   }
   async start() {
@@ -72,7 +74,7 @@ class Server {
     const p = this.proc;
     this.proc = null;
     if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    p.kill('SIGTERM');
+    p.kill(this.stopSignal);
     const killer = setTimeout(() => p.kill('SIGKILL'), 5000);
     await once(p, 'exit');
     clearTimeout(killer);

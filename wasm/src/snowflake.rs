@@ -122,8 +122,12 @@ pub struct SnowflakeHandle {
 fn report(timing: &Float64Array, fresh_ms: f64, high_water_ms: Option<u64>, default: bool) {
     timing.set_index(0, fresh_ms);
     timing.set_index(1, high_water_ms.map_or(f64::NAN, |ms| ms as f64));
-    let generation = if default { GENERATION.get() } else { 0 };
-    timing.set_index(2, generation.into());
+    timing.set_index(2, generation(default).into());
+}
+
+/// The generation a handle's runs report (0 for a generator of its own).
+fn generation(default: bool) -> u32 {
+    if default { GENERATION.get() } else { 0 }
 }
 
 #[wasm_bindgen]
@@ -161,6 +165,11 @@ impl SnowflakeHandle {
     /// The generator's layout.
     pub fn layout(&self) -> Object {
         layout_info(self.slot.borrow().layout())
+    }
+
+    /// The generation its runs report, read now.
+    pub fn generation(&self) -> u32 {
+        generation(self.default)
     }
 
     /// The generator's worker ID.

@@ -44,7 +44,7 @@ export function createSources(backend, { now, margin, C }) {
       this.h = make();
       lease?.bind(owner, () => this.h.highWaterMs());
       this.buf = new BigUint64Array(0);
-      this.adopt(-1);
+      this.adopt();
       this.pos = 0;
       this.len = 0;
       this.start = 0;
@@ -52,26 +52,38 @@ export function createSources(backend, { now, margin, C }) {
     }
 
     /**
-     * Takes the generator's layout and clock as they are now, as of
-     * `generation`: the process-wide default generator can be reconfigured
-     * by another thread, and every run reports the generation it came from.
+     * Takes the generator's layout and clock as they are now, and the
+     * generation they belong to: the process-wide default generator can be
+     * reconfigured by another thread at any moment, so the layout counts only
+     * if the generation read before it is still the one after it.
      */
-    adopt(generation) {
-      this.generation = generation;
+    adopt() {
       const handle = this.h;
-      this.layout = call(() => handle.layout());
+      let generation;
+      do {
+        generation = call(() => handle.generation());
+        this.layout = call(() => handle.layout());
+        this.buffered = call(() => handle.clockKind()) === C.clocks[0];
+      } while (call(() => handle.generation()) !== generation);
+      this.generation = generation;
       this.unit = this.layout.unitMs - margin;
-      this.buffered = call(() => handle.clockKind()) === C.clocks[0];
       this.cap = this.buffered ? Math.min(MAX_ID_RUN, 2 ** this.layout.sequenceBits) : 1;
       if (this.buf.length < this.cap) this.buf = new BigUint64Array(this.cap);
       this.run = Math.min(this.run ?? MIN_RUN, this.cap);
       this.decode = snowflakeDecoder(backend, this.layout);
     }
 
-    /** After a claim: the lease covers it, and a reconfiguration is seen before any of its IDs is handed out. */
+    /**
+     * After a claim: the lease covers it, and the run came from the
+     * generation whose layout and clock this thread holds. After another
+     * thread's configure() it did not: the layout is read again and the run
+     * dropped (a gap, never an ID read or timed with the wrong layout).
+     */
     claimed() {
       if (this.lease !== null) this.lease.check(timing[1]);
-      if (timing[2] !== this.generation) this.adopt(timing[2]);
+      if (timing[2] === this.generation) return true;
+      this.adopt();
+      return false;
     }
 
     next() {
@@ -94,11 +106,12 @@ export function createSources(backend, { now, margin, C }) {
       }
       this.len = 0;
       if (this.lease !== null) this.follow();
-      const start = (this.start = now());
-      const n = call(() => this.h.fill(this.buf, this.run, timing));
-      const fresh = timing[0];
-      this.claimed();
-      this.deadline = this.buffered ? start + fresh + this.unit : -Infinity;
+      let start, n;
+      do {
+        start = this.start = now();
+        n = call(() => this.h.fill(this.buf, this.run, timing));
+      } while (!this.claimed());
+      this.deadline = this.buffered ? start + timing[0] + this.unit : -Infinity;
       this.len = n;
       this.pos = 1;
       return this.buf[0];
@@ -117,8 +130,9 @@ export function createSources(backend, { now, margin, C }) {
       if (have < count) {
         this.len = 0;
         if (this.lease !== null) this.follow();
-        call(() => this.h.fillAll(have ? out.subarray(have) : out, timing));
-        this.claimed();
+        const rest = have ? out.subarray(have) : out;
+        do call(() => this.h.fillAll(rest, timing));
+        while (!this.claimed());
       }
       return out;
     }
