@@ -16,12 +16,18 @@ function queryOf(client) {
   throw storeError('postgresStore(client) needs a pg Pool or Client, or a postgres.js sql instance');
 }
 
-/** Runs a CREATE ... IF NOT EXISTS that another process may run at the same time (PostgreSQL's catalog race). */
+/**
+ * Runs a CREATE ... IF NOT EXISTS that another process may run at the same
+ * time: PostgreSQL's check is not atomic, so the loser of the race gets a
+ * unique violation on the catalog (23505), or 'already exists' for the
+ * relation (42P07) or for the table's row type (42710).
+ */
+const CREATE_RACE = new Set(['23505', '42P07', '42710']);
 async function create(run, text) {
   try {
     await run(text);
   } catch (e) {
-    if (e?.code !== '23505' && e?.code !== '42P07') throw e;
+    if (!CREATE_RACE.has(e?.code)) throw e;
   }
 }
 
