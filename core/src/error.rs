@@ -240,6 +240,17 @@ pub enum Error {
         /// Why, and where it applies.
         reason: &'static str,
     },
+    /// A named part of a Snowflake's worker field (Twitter's `datacenter`,
+    /// Discord's `process`, ...) that does not fit its width.
+    FieldOutOfRange {
+        field: &'static str,
+        value: u64,
+        max: u64,
+    },
+    /// A Snowflake sequence given by value that does not fit its width.
+    SequenceOutOfRange { value: u64, max: u64 },
+    /// Two IDs of different kinds, which have no order between them.
+    KindMismatch { first: Kind, second: Kind },
     /// A text or byte input was not a valid ID.
     Parse(ParseError),
     /// A sequence option outside its range (`option` is its JS name).
@@ -283,6 +294,9 @@ impl Error {
             Error::NoHumanForm { .. } => "ERR_INVALID_ARG_VALUE",
             Error::UuidVersion { .. } => "ERR_INVALID_ARG_VALUE",
             Error::NotApplicable { .. } => "ERR_INVALID_ARG_VALUE",
+            Error::FieldOutOfRange { .. } => "ERR_WORKER_ID_RANGE",
+            Error::SequenceOutOfRange { .. } => "ERR_INVALID_ARG_VALUE",
+            Error::KindMismatch { .. } => "ERR_INVALID_ARG_VALUE",
             Error::Parse(_) => "ERR_PARSE",
             #[cfg(feature = "sequence")]
             Error::SequenceOption { .. } | Error::SequenceBlockSizes { .. } => {
@@ -398,6 +412,18 @@ impl fmt::Display for Error {
             Error::NotApplicable { kind, reason } => {
                 put(f, &["not available for a ", kind.name(), ": ", reason])
             }
+            Error::FieldOutOfRange { field, value, max } => out_of_range(f, field, value, max),
+            Error::SequenceOutOfRange { value, max } => out_of_range(f, "sequence", value, max),
+            Error::KindMismatch { first, second } => put(
+                f,
+                &[
+                    "cannot compare a ",
+                    first.name(),
+                    " with a ",
+                    second.name(),
+                    ": IDs of different kinds have no order",
+                ],
+            ),
             Error::Parse(ref e) => fmt::Display::fmt(e, f),
             #[cfg(feature = "sequence")]
             ref e => sequence_message(e, f),
@@ -435,6 +461,21 @@ pub(crate) fn by_index<T: Copy>(
             what,
             allowed: names,
         })
+}
+
+/// "`field` `value` is out of range: this layout allows 0 to `max`".
+fn out_of_range(f: &mut fmt::Formatter<'_>, field: &str, value: u64, max: u64) -> fmt::Result {
+    let n = IdText::<20>::decimal;
+    put(
+        f,
+        &[
+            field,
+            " ",
+            &n(value),
+            " is out of range: this layout allows 0 to ",
+            &n(max),
+        ],
+    )
 }
 
 /// The messages of the sequence errors (apart, so the feature gates them in one place).

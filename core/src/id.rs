@@ -69,7 +69,7 @@ impl Id {
             Kind::TypeId => Id::TypeId(TypeId::parse(text)?),
             Kind::Human => {
                 let (value, digits) = crate::base32::from_human(text)?;
-                if digits <= 13 && value >> 63 == 0 {
+                if digits <= 13 && value <= u64::MAX.into() {
                     Id::Snowflake(value as u64)
                 } else {
                     Id::Ulid(Ulid(value))

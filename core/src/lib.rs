@@ -54,10 +54,12 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod at;
 pub mod base32;
 pub mod base62;
 pub mod bytes;
 pub mod clock;
+mod compare;
 pub mod error;
 pub mod id;
 pub mod ksuid;

@@ -18,8 +18,8 @@ use crate::text::{IdText, hex_digit, hex_u32};
 
 /// 100 ns ticks between 1582-10-15 (the Gregorian epoch of v1/v6) and 1970-01-01.
 pub const GREGORIAN_OFFSET: u64 = 0x01B2_1DD2_1381_4000;
-const V7_MAX_MS: u64 = (1 << 48) - 1;
-const V1_MAX_TICKS: u64 = (1 << 60) - 1;
+pub(crate) const V7_MAX_MS: u64 = (1 << 48) - 1;
+pub(crate) const V1_MAX_TICKS: u64 = (1 << 60) - 1;
 
 /// A UUID as one big-endian 128-bit integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

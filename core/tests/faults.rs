@@ -775,3 +775,41 @@ fn a_resume_bound_past_the_layout_is_an_error_naming_it() {
         "the last tick is still free"
     );
 }
+
+// ------------------------------------------------------------ 64-bit layouts
+
+#[test]
+fn discord_mints_past_the_sign_bit_up_to_the_last_id() {
+    // 2084-09-06: Discord's tick 2^41, the first IDs >= 2^63.
+    let first_unsigned = Layout::DISCORD.epoch_ms() + (1 << 41);
+    let clock = ManualClock::new(first_unsigned);
+    let ids = AtomicSnowflake::new(Layout::DISCORD, 0, &clock).unwrap();
+    assert_eq!(ids.next(), Ok(1 << 63));
+    assert_eq!(ids.decode(1 << 63).unwrap().timestamp_ms, first_unsigned);
+    // The last tick, the last worker: its IDs end at 2^64 - 1, then time overflows.
+    clock.set(Layout::DISCORD.max_ms());
+    let last = AtomicSnowflake::new(Layout::DISCORD, 1023, &clock).unwrap();
+    let mut batch = vec![0; 4096];
+    last.next_batch(&mut batch).unwrap();
+    assert_eq!(batch[4095], u64::MAX);
+    clock.advance(1);
+    assert!(matches!(last.next(), Err(Error::TimeOverflow { .. })));
+}
+
+#[test]
+fn mastodon_mints_its_layout_and_never_wraps_its_state() {
+    let clock = ManualClock::new(T);
+    let ids = Snowflake::new(Layout::MASTODON, 0, &clock).unwrap();
+    let mut s = ids;
+    let id = s.next().unwrap();
+    assert_eq!((id >> 16, id & 0xFFFF), (T, 0));
+    // The last millisecond fills the state's 64 bits: every slot but the
+    // last is minted, then a typed error instead of a wrapped state.
+    clock.set(Layout::MASTODON.max_ms());
+    let mut s = Snowflake::new(Layout::MASTODON, 0, &clock).unwrap();
+    let mut batch = vec![0; 65535];
+    s.next_batch(&mut batch).unwrap();
+    assert_eq!(batch[65534], u64::MAX - 1);
+    assert!(matches!(s.next(), Err(Error::TimeOverflow { .. })));
+    assert!(matches!(s.next(), Err(Error::TimeOverflow { .. })));
+}

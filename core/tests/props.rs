@@ -332,3 +332,39 @@ proptest! {
         prop_assert_eq!(strict.accepts(&id.to_text()), rfc);
     }
 }
+
+proptest! {
+    /// Every ID minted for a time lies within that time's bounds, sorts by
+    /// time against its neighbours' bounds in text and by `Id::compare`,
+    /// and decodes to that time (at the kind's resolution).
+    #[test]
+    fn ids_at_a_time_lie_within_its_bounds(ms in 1_400_000_000_000u64..4_000_000_000_000, random: u128, kind in 0usize..7) {
+        use snowmint::at::{Pick, TimedKind};
+        let kind = TimedKind::ALL[kind];
+        let text = |ms, pick| kind.text_at(ms, pick, random, "p").unwrap().to_string();
+        let id = text(ms, Pick::Any);
+        let parsed = Id::parse(&id, None).unwrap();
+        let unit = if matches!(kind, TimedKind::Ksuid | TimedKind::ObjectId) { 1000 } else { 1 };
+        let decoded = parsed.fields().timestamp_ms.unwrap() as u64;
+        prop_assert_eq!(decoded, ms / unit * unit);
+        if kind != TimedKind::UuidV1 {
+            let (min, max) = (text(ms, Pick::Min), text(ms, Pick::Max));
+            prop_assert!(min <= id && id <= max);
+            prop_assert!(max < text(ms + unit, Pick::Min));
+            let order = |a: &str, b: &str| Id::parse(a, None).unwrap().compare(&Id::parse(b, None).unwrap()).unwrap();
+            prop_assert!(order(&min, &id).is_le() && order(&id, &max).is_le());
+        }
+    }
+
+    /// A Snowflake for a time: its fields decode back, within the tick's bounds.
+    #[test]
+    fn snowflakes_at_a_time_decode_back(offset in 0u64..(1 << 41), worker in 0u64..1024, sequence in 0u64..4096, preset in 0usize..5) {
+        let layout = snowflake::Preset::ALL[preset].layout();
+        let ms = layout.epoch_ms() + (offset & layout.max_tick()) * u64::from(layout.unit_ms());
+        let (worker, sequence) = (worker & layout.max_worker(), sequence & layout.max_sequence());
+        let id = layout.id_at(ms, worker, sequence).unwrap();
+        let p = layout.decode(id).unwrap();
+        prop_assert_eq!((p.timestamp_ms, p.worker_id, p.sequence), (ms, worker, sequence));
+        prop_assert!(layout.min_id_at(ms).unwrap() <= id && id <= layout.max_id_at(ms).unwrap());
+    }
+}

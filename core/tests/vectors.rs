@@ -138,9 +138,11 @@ fn check_detect(name: &str, text: &str, id: Id) {
 
 #[test]
 fn every_vector_file_is_checked() {
-    const CHECKED: [&str; 12] = [
+    const CHECKED: [&str; 14] = [
         "bytes.json",
         "valid.json",
+        "bounds.json",
+        "compare.json",
         "human.json",
         "invalid.json",
         "ksuid.json",
@@ -431,7 +433,16 @@ fn invalid_vectors() {
     for (name, v) in load("invalid.json") {
         let input = str(&v, "input");
         let kind = kind_of(&v);
-        let err = match Id::parse(input, kind) {
+        // With a preset, the value parses but does not fit that layout.
+        let parsed = Id::parse(input, kind).and_then(|id| match (id, opt_str(&v, "preset")) {
+            (Id::Snowflake(value), Some(p)) => Preset::from_name(p)
+                .unwrap()
+                .layout()
+                .check_id(value)
+                .map(Id::Snowflake),
+            (id, _) => Ok(id),
+        });
+        let err = match parsed {
             Ok(id) => panic!("{name}: {input:?} parsed as {id:?}"),
             Err(e) => e,
         };
@@ -439,6 +450,72 @@ fn invalid_vectors() {
         assert_eq!(error_kind(&err), want, "{name}: {input:?} gave {err}");
         // The message is a sentence, never empty.
         assert!(err.to_string().len() > 10, "{name}");
+    }
+}
+
+#[test]
+fn bound_vectors() {
+    use snowmint::at::{Pick, TimedKind};
+    use snowmint::snowflake::Spec;
+    for (name, v) in load("bounds.json") {
+        let ms = num(&v, "timestamp_ms");
+        assert_eq!(iso(ms as i64), str(&v, "iso"), "{name}");
+        let (min, max) = match str(&v, "kind") {
+            "snowflake" => {
+                let layout = Preset::from_name(str(&v, "preset")).unwrap().layout();
+                let spec = Spec {
+                    worker_id: 0,
+                    worker_parts: None,
+                    preset: Preset::from_name(str(&v, "preset")).unwrap(),
+                    custom: None,
+                    epoch_ms: None,
+                    on_backwards: Default::default(),
+                    on_exhausted: Default::default(),
+                    resume_after_ms: None,
+                };
+                assert_eq!(spec.id_at(ms, Pick::Min, 0), layout.min_id_at(ms), "{name}");
+                let (min, max) = (layout.min_id_at(ms).unwrap(), layout.max_id_at(ms).unwrap());
+                // Every worker and sequence of the tick lies within.
+                let any = layout.id_at(ms, layout.max_worker() / 3, layout.max_sequence() / 2);
+                assert!((min..=max).contains(&any.unwrap()), "{name}");
+                (min.to_string(), max.to_string())
+            }
+            kind => {
+                let kind = TimedKind::from_name(kind).unwrap();
+                let prefix = opt_str(&v, "prefix").unwrap_or("");
+                let text = |pick| {
+                    kind.text_at(ms, pick, 0x5555 << 60, prefix)
+                        .unwrap()
+                        .to_string()
+                };
+                let any = text(Pick::Any);
+                assert!(text(Pick::Min) <= any && any <= text(Pick::Max), "{name}");
+                (text(Pick::Min), text(Pick::Max))
+            }
+        };
+        assert_eq!(
+            (min.as_str(), max.as_str()),
+            (str(&v, "min"), str(&v, "max")),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn compare_vectors() {
+    for (name, v) in load("compare.json") {
+        let got = Id::compare_texts(str(&v, "a"), str(&v, "b"));
+        match v["result"].as_i64() {
+            Some(want) => assert_eq!(got.map(i64::from), Ok(want), "{name}"),
+            None => assert_eq!(
+                got.map_err(|e| e.code()),
+                Err("ERR_INVALID_ARG_VALUE"),
+                "{name}"
+            ),
+        }
+        // Swapped, the order flips.
+        let back = Id::compare_texts(str(&v, "b"), str(&v, "a"));
+        assert_eq!(back.ok(), v["result"].as_i64().map(|r| -r as i8), "{name}");
     }
 }
 

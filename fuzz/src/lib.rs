@@ -173,3 +173,29 @@ pub fn validate(data: &[u8]) {
         assert_eq!(&*id.to_text(), text);
     }
 }
+
+/// A lease's lock file (snowmint-lease): what it accepts as a bound is the
+/// number its first line spells, and the text written for what it read
+/// reads back the same.
+pub fn lock_file(data: &[u8]) {
+    use snowmint_lease::{format_lock_file, parse_lock_file};
+    if let Some((bound, report)) = parse_lock_file(data) {
+        let first = core::str::from_utf8(data)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim();
+        let digits = first.trim_start_matches('+').trim_start_matches('0');
+        assert_eq!(
+            bound.to_string(),
+            if digits.is_empty() { "0" } else { digits }
+        );
+        let report = report.unwrap_or(0);
+        let text = format_lock_file(bound, report);
+        assert_eq!(
+            parse_lock_file(text.as_bytes()),
+            Some((bound, Some(report)))
+        );
+    }
+}

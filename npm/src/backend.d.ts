@@ -14,6 +14,8 @@ export type { LayoutInfo };
 /** Options of a Snowflake generator, already checked for types by api.js. */
 export interface SnowflakeSpec {
   workerId: number;
+  /** The worker ID as a preset's named parts `[high, low]` (Twitter's datacenter and worker); replaces workerId. */
+  workerParts?: [number, number];
   /** A preset name (`backend.presets`); ignored when `layout` is given. */
   preset: string;
   layout?: {
@@ -158,6 +160,20 @@ export interface Backend {
   uuidv8(bytes: Uint8Array): string;
   uuidv1ToV6(text: string): string;
   uuidv6ToV1(text: string): string;
+
+  /**
+   * An ID of a timed kind (core `TimedKind`: 'ulid', 'uuidv7', 'uuidv1',
+   * 'uuidv6', 'ksuid', 'objectid', 'typeid') at Unix ms `ms`: with `bound`
+   * undefined, random bits fresh from the CSPRNG; false: the smallest ID of
+   * that time; true: the largest. `prefix` is a TypeID's ('' otherwise).
+   */
+  textAt(kind: string, ms: number, bound: boolean | undefined, prefix: string): string;
+  /** The Snowflake of `spec` at Unix ms `ms`: its worker ID and `sequence`, or (`bound` false/true) the smallest/largest ID of the tick. */
+  snowflakeAt(spec: SnowflakeSpec, ms: number, bound: boolean | undefined, sequence: number): bigint;
+  /** Parses a decimal Snowflake that fits a layout `bits` (63 or 64) wide; throws the core's ERR_PARSE otherwise. */
+  snowflakeCheck(text: string, bits: number): bigint;
+  /** -1, 0 or 1: how ID text `a` sorts against `b`, two IDs of one kind. */
+  compareIds(a: string, b: string): number;
 
   /**
    * snowmint/sequence (the napi addon only: the browser build leaves the

@@ -34,6 +34,7 @@ const CLASS_OF_CODE = {
   ERR_NO_WORKER_ID: ConfigError,
   ERR_CLOCK_BACKWARDS: ClockError,
   ERR_CLOCK_WOULD_WAIT: ClockError,
+  ERR_CLOCK_SKEW: ClockError,
   ERR_TIME_OVERFLOW: ClockError,
   ERR_TIME_BEFORE_EPOCH: ClockError,
   ERR_INVALID_ARG_TYPE: ArgumentError,

@@ -91,7 +91,26 @@ export async function checkVectors(sm, baseUrl) {
     rejects(() => sm.decode(v.typeid, { kind: 'typeid' }), v.name);
   }
   for (const v of await load('invalid.json')) {
-    rejects(() => sm.decode(v.input, v.kind === null ? undefined : { kind: v.kind }), v.name, v.position);
+    const options = v.kind === null && v.preset === null ? undefined : { kind: v.kind ?? undefined, preset: v.preset ?? undefined };
+    rejects(() => sm.decode(v.input, options), v.name, v.position);
+  }
+  for (const v of await load('bounds.json')) {
+    const options = v.kind === 'snowflake' ? { preset: v.preset } : v.prefix ? { prefix: v.prefix } : undefined;
+    const want = v.kind === 'snowflake' ? [BigInt(v.min), BigInt(v.max)] : [v.min, v.max];
+    eq([sm.minId(v.kind, v.timestamp_ms, options), sm.maxId(v.kind, v.timestamp_ms, options)], want, v.name);
+  }
+  for (const v of await load('compare.json')) {
+    if (v.result === null) {
+      checks++;
+      try {
+        sm.compare(v.a, v.b);
+        failures.push(`${v.name}: compared`);
+      } catch (e) {
+        if (e.code !== 'ERR_INVALID_ARG_VALUE') failures.push(`${v.name}: ${e.code}`);
+      }
+    } else {
+      eq([sm.compare(v.a, v.b), sm.compare(v.b, v.a)], [v.result, -v.result || 0], v.name);
+    }
   }
   await checkConvert(sm, load, eq);
   return { failures, checks };

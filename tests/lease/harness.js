@@ -60,6 +60,11 @@ export function mintInThread(job) {
   });
 }
 
+/** The high-water bound a lock file records (its first line; the second is its holder's clock report). */
+export function storedBound(dir, workerId) {
+  return Number(readFileSync(join(dir, `worker-${workerId}.lock`), 'latin1').split('\n')[0]);
+}
+
 /** Asserts that `dir` holds one lock file, `workerId`'s, and that it is held. */
 export function assertOneHeldLock(dir, workerId) {
   assert.deepEqual(readdirSync(dir), [`worker-${workerId}.lock`]);

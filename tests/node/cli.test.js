@@ -111,3 +111,30 @@ test('--help, and bad input exits non-zero with a clear message', () => {
     assert.equal(r.out, '');
   }
 });
+
+test('--time, min-id, max-id and compare', () => {
+  const t = Date.UTC(2024, 0, 1);
+  for (const kind of ['ulid', 'uuidv7', 'uuidv6', 'ksuid', 'objectid']) {
+    const r = run(kind, '--time', '2024-01-01T00:00:00Z', '-n', '2');
+    assert.equal(r.code, 0, r.err);
+    const ids = r.out.split('\n');
+    assert.equal(new Set(ids).size, 2, kind);
+    for (const id of ids) assert.equal(sm.decode(id).timestamp, t, kind);
+    assert.equal(run('min-id', kind, String(t)).out, sm.minId(kind, t));
+  }
+  const sf = run('snowflake', '--time', String(t), '--preset', 'discord', '--worker-id', '5', '-n', '2').out.split('\n');
+  assert.deepEqual(
+    sf.map((id) => [sm.decode(id, { preset: 'discord' }).timestamp, sm.decode(id, { preset: 'discord' }).sequence]),
+    [
+      [t, 0],
+      [t, 1],
+    ],
+  );
+  assert.equal(run('max-id', 'snowflake', '2024-01-01T00:00:00Z', '--preset', 'discord').out, String(sm.maxId('snowflake', t, { preset: 'discord' })));
+  assert.equal(run('compare', '9', '10').out, '-1');
+  const bad = run('ulid', '--time', 'yesterday');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /not a time/);
+  assert.match(run('min-id', 'uuidv1', '0').err, /ERR_INVALID_OPTION/);
+  assert.match(run('uuidv4', '--time', '0').err, /does not apply/);
+});

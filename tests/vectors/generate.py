@@ -32,6 +32,8 @@ TWITTER_V2_PAYLOADS = "https://developer.twitter.com/en/docs/twitter-api/data-di
 INSTAGRAM_BLOG = "https://instagram-engineering.com/sharding-ids-at-instagram-1cf5a71e5a5c"
 TWITTER_SNOWFLAKE = "https://github.com/twitter-archive/snowflake/tree/snowflake-2010"
 SONYFLAKE_SRC = "https://github.com/sony/sonyflake/blob/master/sonyflake.go"
+MASTODON_SRC = "https://github.com/mastodon/mastodon/blob/main/lib/mastodon/snowflake.rb"
+MASTODON_STATUS = "https://docs.joinmastodon.org/entities/Status/"
 MONGO_GETTIMESTAMP = "https://www.mongodb.com/docs/manual/reference/method/ObjectId.getTimestamp/"
 MONGO_OBJECTID = "https://www.mongodb.com/docs/manual/reference/method/ObjectId/"
 DESIGN = "snowmint human form (tests/vectors/README.md)"
@@ -307,9 +309,12 @@ def ksuids():
 PRESETS = {
     # time, worker, sequence, unit_ms, epoch_ms, order, split
     "twitter": (41, 10, 12, 1, 1288834974657, "worker_then_sequence", ("datacenter", "worker", 5)),
-    "discord": (41, 10, 12, 1, 1420070400000, "worker_then_sequence", ("worker", "process", 5)),
+    # Discord documents a 42-bit timestamp (bits 63 to 22) of an unsigned 64-bit ID.
+    "discord": (42, 10, 12, 1, 1420070400000, "worker_then_sequence", ("worker", "process", 5)),
     "instagram": (41, 13, 10, 1, 1314220021721, "worker_then_sequence", None),
     "sonyflake": (39, 16, 8, 10, 1409529600000, "sequence_then_worker", None),
+    # lib/mastodon/snowflake.rb: 6 bytes of Unix ms, 2 bytes of "sequence data".
+    "mastodon": (48, 0, 16, 1, 0, "worker_then_sequence", None),
 }
 
 
@@ -388,6 +393,11 @@ def snowflakes():
     discord_id = 175928847299117063
     assert (discord_id >> 22) + 1420070400000 == 1462015105796
     custom = (42, 8, 13, 1, 1700000000000, "worker_then_sequence", None)
+    # The Status example of Mastodon's API docs: created_at 2019-12-08T03:48:33.901Z,
+    # which Rails sets 52 ms after the time PostgreSQL's timestamp_id() put in the ID
+    # (so it is no `documented` time in this file's sense: the ID is not after it).
+    mastodon_id = 103270115826048975
+    assert 0 < documented_ms("2019-12-08T03:48:33.901Z")[0] - (mastodon_id >> 16) < 1000
     return [
         snowflake_entry(
             "discord-docs-example",
@@ -434,7 +444,21 @@ def snowflakes():
             expect={"tick": 300_000_000, "sequence": 0x2A, "worker_id": 0xBEEF},
         ),
         snowflake_entry("twitter-zero", "twitter", 0, TWITTER_SNOWFLAKE),
-        snowflake_entry("discord-max", "discord", (1 << 63) - 1, DISCORD_DOCS),
+        snowflake_entry("discord-max-signed", "discord", (1 << 63) - 1, DISCORD_DOCS),
+        # Discord IDs reach 2^63 in 2084 (tick 2^41) and go on to 2^64 - 1.
+        snowflake_entry(
+            "discord-first-unsigned", "discord", 1 << 63, DISCORD_DOCS, expect={"tick": 1 << 41, "worker_id": 0, "sequence": 0}
+        ),
+        snowflake_entry("discord-max", "discord", (1 << 64) - 1, DISCORD_DOCS, expect={"tick": (1 << 42) - 1}),
+        snowflake_entry(
+            "mastodon-docs-status-example",
+            "mastodon",
+            mastodon_id,
+            MASTODON_STATUS,
+            expect={"sequence": 40911},
+        ),
+        snowflake_entry("mastodon-composed", "mastodon", compose(PRESETS["mastodon"], 1_700_000_000_000, 0, 0xBEEF), MASTODON_SRC),
+        snowflake_entry("mastodon-max", "mastodon", (1 << 64) - 1, MASTODON_SRC),
         snowflake_entry(
             "custom-layout-42-8-13",
             None,
@@ -505,6 +529,98 @@ def humans():
         ),
         human_entry("snowflake-one", "snowflake", "1", 1, 13, ["0-oooo-oooo-ooo1", "1", "000000000000l"]),
         human_entry("snowflake-max", "snowflake", dec((1 << 63) - 1), (1 << 63) - 1, 13, []),
+        human_entry("snowflake-max-unsigned", "snowflake", dec((1 << 64) - 1), (1 << 64) - 1, 13, []),
+    ]
+
+
+# ---------------------------------------------------------------- bounds
+KSUID_EPOCH = 1_400_000_000
+
+
+def v6_value(ticks, clock_seq, node):
+    """RFC 9562 5.6: time_high (32) | time_mid (16) | ver 6 | time_low (12) | var 10 | clock_seq (14) | node (48)."""
+    return (ticks >> 28) << 96 | ((ticks >> 12) & 0xFFFF) << 80 | 6 << 76 | (ticks & 0xFFF) << 64 | 2 << 62 | clock_seq << 48 | node
+
+
+def text_bounds(kind, ms, prefix=None):
+    """The smallest and largest ID of `kind` whose time (at the kind's resolution) is `ms`."""
+    if kind == "ulid":
+        return b32(ms << 80, 26), b32(ms << 80 | (1 << 80) - 1, 26)
+    if kind in ("uuidv7", "typeid"):
+        low = ms << 80 | 7 << 76 | 2 << 62
+        high = low | 0xFFF << 64 | (1 << 62) - 1
+        if kind == "typeid":
+            return f"{prefix}_{b32(low, 26).lower()}", f"{prefix}_{b32(high, 26).lower()}"
+        return uuid_text(low), uuid_text(high)
+    if kind == "uuidv6":
+        ticks = ms * 10_000 + GREGORIAN_OFFSET
+        return uuid_text(v6_value(ticks, 0, 0)), uuid_text(v6_value(ticks + 9_999, 0x3FFF, (1 << 48) - 1))
+    if kind == "ksuid":
+        secs = ms // 1000 - KSUID_EPOCH
+        return b62(secs << 128), b62(secs << 128 | (1 << 128) - 1)
+    if kind == "objectid":
+        secs = ms // 1000
+        return f"{secs << 64:024x}", f"{secs << 64 | (1 << 64) - 1:024x}"
+    raise ValueError(kind)
+
+
+def bound_entry(name, kind, ms, source, preset=None, prefix=None):
+    e = {"name": name, "source": source, "kind": kind, "preset": preset, "prefix": prefix}
+    e.update(time_fields(ms))
+    if kind == "snowflake":
+        tb, wb, sb, unit, epoch, order, split = PRESETS[preset]
+        tick = (ms - epoch) // unit
+        low = tick << (wb + sb)
+        e["min"], e["max"] = dec(low), dec(low | (1 << (wb + sb)) - 1)
+    else:
+        e["min"], e["max"] = text_bounds(kind, ms, prefix)
+    return e
+
+
+def bounds():
+    rfc_ms = 0x017F22E279B0  # the RFC 9562 v7 example's time
+    mid_second = 1_700_000_000_999
+    return [
+        bound_entry("ulid-rfc-time", "ulid", rfc_ms, ULID_SPEC),
+        bound_entry("ulid-zero", "ulid", 0, ULID_SPEC),
+        bound_entry("ulid-last-ms", "ulid", (1 << 48) - 1, ULID_SPEC),
+        bound_entry("uuidv7-rfc-time", "uuidv7", rfc_ms, RFC9562),
+        bound_entry("uuidv6-rfc-time", "uuidv6", rfc_ms, RFC9562),
+        bound_entry("typeid-rfc-time", "typeid", rfc_ms, "https://github.com/jetify-com/typeid/tree/main/spec", prefix="user"),
+        bound_entry("ksuid-mid-second", "ksuid", mid_second, KSUID_README),
+        bound_entry("objectid-mid-second", "objectid", mid_second, MONGO_OBJECTID),
+        bound_entry("snowflake-discord-docs-time", "snowflake", 1462015105796, DISCORD_DOCS, preset="discord"),
+        # Past 2^63: Discord's 42-bit time field.
+        bound_entry("snowflake-discord-2090", "snowflake", 3_786_825_600_000, DISCORD_DOCS, preset="discord"),
+        bound_entry("snowflake-twitter-tweet-time", "snowflake", 1539202764211, TWITTER_TWEET_OBJECT, preset="twitter"),
+        # A 10 ms tick: the bounds of the tick the time falls in.
+        bound_entry("snowflake-sonyflake-mid-tick", "snowflake", 1_700_000_000_007, SONYFLAKE_SRC, preset="sonyflake"),
+        bound_entry("snowflake-mastodon-docs-time", "snowflake", 103270115826048975 >> 16, MASTODON_SRC, preset="mastodon"),
+    ]
+
+
+# ---------------------------------------------------------------- compare
+def cmp_entry(name, a, b, result):
+    return {"name": name, "a": a, "b": b, "result": result}
+
+
+def compares():
+    return [
+        # Decimal Snowflakes compare by value, not as text ("9" > "10" as text).
+        cmp_entry("snowflake-lengths", "9", "10", -1),
+        cmp_entry("snowflake-leading-zero", "0175928847299117063", "175928847299117063", 0),
+        cmp_entry("snowflake-20-digits", "18446744073709551615", "9223372036854775807", 1),
+        cmp_entry("uuid-spellings", "{017F22E2-79B0-7CC3-98C4-DC0C0C07398F}", "017f22e279b07cc398c4dc0c0c07398f", 0),
+        cmp_entry("uuid-order", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", "1ec9414c-232a-6b00-b3c8-9f6bdeced846", -1),
+        cmp_entry("ulid-case", "01arz3ndektsv4rrffq69g5fav", "01ARZ3NDEKTSV4RRFFQ69G5FAV", 0),
+        cmp_entry("ulid-order", "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01ARZ3NDEKTSV4RRFFQ69G5FAW", -1),
+        cmp_entry("ksuid-case-matters", "0ujtsYcgvSTl8PAuAdqWYSMnLOv", "0UJTSYCGVSTL8PAUADQWYSMNLOV", 1),
+        cmp_entry("objectid-case", "507F1F77BCF86CD799439011", "507f1f77bcf86cd799439011", 0),
+        cmp_entry("typeid-prefix-first", "a_01h455vb4pex5vsknk084sn02q", "ab_00000000000000000000000000", -1),
+        cmp_entry("typeid-suffix", "user_01h455vb4pex5vsknk084sn02q", "user_01h455vb4pex5vsknk084sn02r", -1),
+        # IDs of different kinds have no order: an error (ERR_INVALID_ARG_VALUE).
+        cmp_entry("kinds-differ", "01ARZ3NDEKTSV4RRFFQ69G5FAV", "017f22e2-79b0-7cc3-98c4-dc0c0c07398f", None),
+        cmp_entry("kinds-differ-snowflake", "175928847299117063", "507f1f77bcf86cd799439011", None),
     ]
 
 
@@ -608,17 +724,21 @@ def validity():
 
 
 # ---------------------------------------------------------------- invalid
-def bad(kind, name, text, error, position=None):
-    return {"name": name, "kind": kind, "input": text, "error": error, "position": position}
+def bad(kind, name, text, error, position=None, preset=None):
+    """`preset`: for a Snowflake, the layout the value must fit (the parser takes any u64)."""
+    return {"name": name, "kind": kind, "preset": preset, "input": text, "error": error, "position": position}
 
 
 def invalid():
     return [
         # Snowflake (decimal)
         bad("snowflake", "empty", "", "length"),
-        bad("snowflake", "20-digits", "12345678901234567890", "length"),
-        bad("snowflake", "sign-bit", "9223372036854775808", "overflow"),
-        bad("snowflake", "all-nines", "9999999999999999999", "overflow"),
+        bad("snowflake", "21-digits", "123456789012345678901", "length"),
+        bad("snowflake", "two-to-the-64", "18446744073709551616", "overflow"),
+        bad("snowflake", "all-nines", "99999999999999999999", "overflow"),
+        # 63-bit layouts keep the sign bit 0 (Discord's and Mastodon's use all 64).
+        bad("snowflake", "sign-bit-twitter", "9223372036854775808", "overflow", preset="twitter"),
+        bad("snowflake", "max-u64-sonyflake", "18446744073709551615", "overflow", preset="sonyflake"),
         bad("snowflake", "minus", "-1", "character", 0),
         bad("snowflake", "plus", "+1", "character", 0),
         bad("snowflake", "leading-space", " 175928847299117063", "character", 0),
@@ -632,7 +752,12 @@ def invalid():
         bad("ulid", "letter-U", "01ARZ3NDEKTSV4RRFFQ69G5FAU", "character", 25),
         bad("ulid", "letter-u-lowercase", "01arz3ndektsv4rrffq69g5fau", "character", 25),
         bad("ulid", "dash", "01ARZ3NDEK-SV4RRFFQ69G5FAV", "character", 10),
-        bad("ulid", "non-ascii-27-bytes", "01ARZ3NDEKTSV4RRFFQ69G5FA\u00e9", "length"),
+        # Non-ASCII: lengths and positions count characters, not UTF-8 bytes.
+        bad("ulid", "non-ascii-26-characters", "01ARZ3NDEKTSV4RRFFQ69G5FA\u00e9", "character", 25),
+        bad("ulid", "non-ascii-27-characters", "01ARZ3NDEKTSV4RRFFQ69G5FA\u00e9\u00e9", "length"),
+        bad(None, "non-ascii-detected-by-character-count", "\u20ac1ARZ3NDEKTSV4RRFFQ69G5FAV", "character", 0),
+        bad("typeid", "non-ascii-typeid-prefix", "us\u00e9r_01h455vb4pex5vsknk084sn02q", "character", 2),
+        bad("human", "non-ascii-human", "01-hz61-3s2\u00fc", "character", 11),
         bad("ulid", "empty", "", "length"),
         # UUID: a length none of the forms has, or the first character that breaks the form
         bad("uuid", "35-chars", "017f22e2-79b0-7cc3-98c4-dc0c0c07398", "length"),
@@ -675,8 +800,8 @@ def invalid():
         bad(None, "21-digits", "123456789012345678901", "unknown_kind"),
         bad(None, "word", "hello", "unknown_kind"),
         bad(None, "25-chars", "01ARZ3NDEKTSV4RRFFQ69G5FA", "unknown_kind"),
-        bad(None, "20-digit-overflow", "18446744073709551615", "length"),
-        bad(None, "19-digit-overflow", "9223372036854775808", "overflow"),
+        bad(None, "20-digit-overflow", "18446744073709551616", "overflow"),
+        bad(None, "19-digit-sign-bit-twitter", "9223372036854775808", "overflow", preset="twitter"),
         bad(None, "26-char-overflow", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "overflow"),
         bad(None, "typeid-bad-prefix", "Pre_00000000000000000000000000", "character", 0),
         bad(None, "24-non-hex", "507f1f77bcf86cd79943901z", "unknown_kind"),
@@ -694,6 +819,8 @@ def main():
         "invalid.json": invalid(),
         "bytes.json": byte_vectors(),
         "valid.json": validity(),
+        "bounds.json": bounds(),
+        "compare.json": compares(),
     }
     for name, data in files.items():
         with open(os.path.join(HERE, name), "w", encoding="utf-8") as f:

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 use crate::{core_error, js_error, set};
 
 /// A `SnowflakeSpec` as numbers, names as indexes, in the order of
-/// `specArgs` in wasm-backend.js: 15 numbers cross in one copy, where
+/// `specArgs` in wasm-backend.js: 17 numbers cross in one copy, where
 /// reading an object's fields takes an import (and its glue) per field.
 /// Every index is looked up by the core, which refuses one out of range.
 const WORKER_ID: usize = 0;
@@ -32,15 +32,17 @@ const MAX_BACKWARDS_MS: usize = 11;
 const ON_EXHAUSTED: usize = 12; // index into OnExhausted::NAMES
 const MAX_BORROW_TICKS: usize = 13;
 const RESUME_AFTER_MS: usize = 14; // NaN: none (a lease's high-water mark)
+const WORKER_HIGH: usize = 15; // NaN: none; else with WORKER_LOW the named worker parts
+const WORKER_LOW: usize = 16;
 
 /// A generator's clock; a test clock is shared with its JS TestClock.
 type Clocks = ClockChoice<Rc<ManualClock>>;
 
 /// The core's `Spec` of the numbers.
-fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
-    let s: &[f64; 15] = args
+pub(crate) fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
+    let s: &[f64; 17] = args
         .try_into()
-        .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 15 numbers"))?;
+        .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 17 numbers"))?;
     let ms = |v: f64| (!v.is_nan()).then_some(v as u64);
     let custom = if s[HAS_LAYOUT] == 1.0 {
         Some(CustomLayout {
@@ -56,6 +58,7 @@ fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
     };
     Ok(Spec {
         worker_id: s[WORKER_ID] as u64,
+        worker_parts: ms(s[WORKER_HIGH]).map(|high| (high, s[WORKER_LOW] as u64)),
         preset: Preset::from_index(s[PRESET]).map_err(core_error)?,
         custom,
         epoch_ms: ms(s[EPOCH]),

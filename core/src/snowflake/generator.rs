@@ -71,10 +71,18 @@ impl<C: Clock> AtomicSnowflake<C> {
     /// [`Error::TimeOverflow`], naming `ms`, when no tick after it fits the
     /// layout.
     pub fn resume_after(self, ms: u64) -> Result<Self, Error> {
+        self.advance_past(ms)?;
+        Ok(self)
+    }
+
+    /// [`resume_after`](Self::resume_after) on a generator already in use
+    /// (and maybe shared): IDs claimed from now on fall in a tick after `ms`.
+    /// For a lease that re-claimed its worker ID under a running generator.
+    pub fn advance_past(&self, ms: u64) -> Result<(), Error> {
         let s = self.rules.state_after(ms)?;
         self.state
             .fetch_max(s, core::sync::atomic::Ordering::AcqRel);
-        Ok(self)
+        Ok(())
     }
 
     /// The last tick this generator minted in, as Unix ms (`None` before the first ID).

@@ -45,10 +45,12 @@ export declare class Lease {
   on(event: 'acquired', listener: (info: { workerId: number }) => void): this;
   on(event: 'lost', listener: (error: LeaseError) => void): this;
   on(event: 'renewFailed', listener: (error: Error) => void): this;
+  on(event: 'skew', listener: (info: SkewInfo) => void): this;
   once(event: 'acquired', listener: (info: { workerId: number }) => void): this;
   once(event: 'lost', listener: (error: LeaseError) => void): this;
   once(event: 'renewFailed', listener: (error: Error) => void): this;
-  off(event: 'acquired' | 'lost' | 'renewFailed', listener: (...args: any[]) => void): this;
+  once(event: 'skew', listener: (info: SkewInfo) => void): this;
+  off(event: 'acquired' | 'lost' | 'renewFailed' | 'skew', listener: (...args: any[]) => void): this;
 }
 
 /**
@@ -58,7 +60,33 @@ export declare class Lease {
  * the holder dies. A lock file deleted under its holder makes one call throw
  * `ERR_LEASE_LOST` while the lease claims again.
  */
-export declare function localLease(options?: LeaseOptions & { dir?: string }): Lease;
+export declare function localLease(options?: LocalLeaseOptions): Lease;
+
+export interface LocalLeaseOptions extends LeaseOptions {
+  /** The lease directory, an absolute path (default: SNOWMINT_LEASE_DIR, else defaultLeaseDir()). */
+  dir?: string;
+  /** Claim among the whole worker field of this preset or layout (8,192 IDs for 'instagram', 65,536 for 'sonyflake'). */
+  layout?: string | { workerBits: number };
+  /**
+   * How far (ms) the lease's clock may be from the host's (the kernel's time of its lock-file writes) or from
+   * the mean of its live peers' reports, checked at the claim and at every write of the bound (default 1000;
+   * Infinity: no check).
+   */
+  maxSkewMs?: number;
+  /** Beyond maxSkewMs: 'refuse' (default: ClockError ERR_CLOCK_SKEW) or 'warn' (a 'skew' event). */
+  onSkew?: 'refuse' | 'warn';
+}
+
+/** What a skew check measured (the 'skew' event; also `skewMs` and `against` on a ClockError ERR_CLOCK_SKEW). */
+export interface SkewInfo {
+  workerId: number;
+  /** The lease's clock minus the reference's (ms): positive when ahead. */
+  skewMs: number;
+  /** 'host': the host's clock; 'peers': the mean of `peers` live peers' clocks. */
+  against: 'host' | 'peers';
+  peers: number;
+  maxSkewMs: number;
+}
 /** The default lease directory: `snowmint-leases-<user>` under the OS temp dir. */
 export declare function defaultLeaseDir(): string;
 /** Many hosts: Redis, through an ioredis client or a connected node-redis client. */
