@@ -267,6 +267,59 @@ export function toHuman(id: bigint | string, options?: { groups?: number }): str
 /** Reads the human form back: a Snowflake as bigint, a 128-bit ID as ULID text. */
 export function fromHuman(text: string): bigint | string;
 
+export interface IsValidOptions {
+  /** The kind the value must be (default: the kind its text shows; a bigint is a Snowflake). */
+  kind?: IdKind;
+  /** A Snowflake must be an ID of this preset's layout. */
+  preset?: Preset;
+  /**
+   * Accept every spelling `decode` reads (braces, `urn:uuid:`, either case,
+   * Crockford's aliases I/L/O, leading zeros), not only the canonical one. Default false.
+   */
+  lenient?: boolean;
+  /** A UUID must have this version (0 to 15) and the RFC 9562 variant. */
+  version?: number;
+}
+/**
+ * Whether `value` is a valid ID; `false` for anything else (never throws
+ * for the value). Strict by default: the canonical spelling only. A UUID
+ * must have version 1 to 8 and the RFC 9562 variant, or be NIL or MAX, as
+ * the `uuid` package's `validate` asks.
+ */
+export function isValid(value: unknown, options?: IsValidOptions): boolean;
+
+export interface ToBytesOptions {
+  /** Read the text as this kind instead of detecting it. */
+  kind?: IdKind;
+  /** Microsoft's GUID byte order (first three fields little-endian): UUIDs, ULIDs and TypeIDs only. */
+  guid?: boolean;
+}
+/** An ID's bytes: 8 for a Snowflake (big-endian), 16 for a ULID, UUID or TypeID (its UUID's), 20 for a KSUID, 12 for an ObjectId. */
+export function toBytes(id: bigint | string, options?: ToBytesOptions): Uint8Array;
+export interface FromBytesOptions {
+  /** The bytes are in Microsoft's GUID order (128-bit kinds only). */
+  guid?: boolean;
+  /** A TypeID's prefix (default: none). */
+  prefix?: string;
+}
+/** The ID of `kind` with these bytes, in its canonical text; a Snowflake as a bigint. */
+export function fromBytes(bytes: Uint8Array, kind: 'snowflake', options?: FromBytesOptions): bigint;
+export function fromBytes<P extends string>(bytes: Uint8Array, kind: 'typeid', options: FromBytesOptions & { prefix: P }): `${P}_${string}`;
+export function fromBytes(bytes: Uint8Array, kind: Exclude<IdKind, 'snowflake' | 'human'>, options?: FromBytesOptions): string;
+
+/** The namespaces RFC 9562 predefines for v3 and v5 UUIDs. */
+export const NAMESPACES: Readonly<{ DNS: string; URL: string; OID: string; X500: string }>;
+/** The name-based v3 (MD5) UUID of `name` (a string is read as UTF-8) in `namespace` (a UUID or its 16 bytes). */
+export function uuidv3(name: string | Uint8Array, namespace: string | Uint8Array): string;
+/** The name-based v5 (SHA-1) UUID of `name` in `namespace`; RFC 9562 prefers it to v3. */
+export function uuidv5(name: string | Uint8Array, namespace: string | Uint8Array): string;
+/** A v8 UUID of 16 bytes of your own layout: version and variant bits are set, the other 122 kept. */
+export function uuidv8(bytes: Uint8Array): string;
+/** The v6 UUID with the time, clock sequence and node of a v1 UUID. */
+export function uuidv1ToV6(uuid: string): string;
+/** The v1 UUID with the time, clock sequence and node of a v6 UUID. */
+export function uuidv6ToV1(uuid: string): string;
+
 /** The preset names, default first. */
 export const presets: readonly Preset[];
 /** The names and defaults the core defines (one source for every binding, the CLI and the inspector). */
@@ -278,6 +331,8 @@ export interface Constants {
   readonly onExhausted: readonly ('wait' | 'borrow')[];
   /** What `decode`'s `kind` option takes. */
   readonly kinds: readonly IdKind[];
+  /** The namespaces of name-based UUIDs (NAMESPACES). */
+  readonly namespaces: Readonly<{ DNS: string; URL: string; OID: string; X500: string }>;
   /** The kinds that take `{ time }` (and, but for uuidv1, have minId/maxId). */
   readonly timedKinds: readonly ('ulid' | 'uuidv7' | 'uuidv1' | 'uuidv6' | 'ksuid' | 'objectid' | 'typeid')[];
   /** The named worker parts of the presets that split the worker field (options of SnowflakeOptions). */
@@ -322,7 +377,7 @@ export class ClockError extends SnowmintError {
   /** ERR_CLOCK_SKEW: what it was compared with (a local lease: 'host' or 'peers'). */
   readonly against?: string;
 }
-/** ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_INVALID_COUNT */
+/** ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE (also: a conversion given the wrong UUID version or kind), ERR_INVALID_COUNT */
 export class ArgumentError extends SnowmintError {}
 /** ERR_LEASE_LOST, ERR_LEASE_UNAVAILABLE */
 export class LeaseError extends SnowmintError {}

@@ -27,6 +27,7 @@ pub const MAX_TEXT_RUN: u32 = 256;
 /// `{"presets":[..],"orders":[..],"clocks":[..],"onBackwards":[..],
 /// "onExhausted":[..],"kinds":[..],"timedKinds":[..],"workerParts":[..],
 /// "uuidNil":"0000..","uuidMax":"ffff..","textKinds":{"ulid":26,..},
+/// "namespaces":{"DNS":"6ba7b810-9dad-11d1-80b4-00c04fd430c8",..},
 /// "maxBackwardsMs":1000,"clockCheckMs":100,"clockMaxJumpMs":3600000,"maxBorrowTicks":16,"minRun":16,"maxIdRun":4096,
 /// "maxTextRun":256}` (names in the order of the bindings' index encoding,
 /// the default first).
@@ -74,6 +75,17 @@ pub fn constants_json() -> String {
         ]);
     }
     put(&["}"]);
+    put(&[",\"namespaces\":{"]);
+    for (i, (name, uuid)) in crate::uuid::Uuid::NAMESPACES.iter().enumerate() {
+        put(&[
+            if i == 0 { "\"" } else { ",\"" },
+            name,
+            "\":\"",
+            &uuid.to_text(),
+            "\"",
+        ]);
+    }
+    put(&["}"]);
     let numbers = [
         ("maxBackwardsMs", OnBackwards::DEFAULT_MAX_MS),
         ("clockCheckMs", FOLLOW_CHECK_MS),
@@ -101,6 +113,10 @@ mod tests {
         assert_eq!(v["onBackwards"][1], "keep");
         assert_eq!(v["textKinds"]["ksuid"], 27);
         assert_eq!(v["kinds"][6], "human");
+        assert_eq!(
+            v["namespaces"]["URL"],
+            "6ba7b811-9dad-11d1-80b4-00c04fd430c8"
+        );
         assert_eq!(
             v["workerParts"],
             serde_json::json!(["datacenter", "worker", "process"])

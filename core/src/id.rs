@@ -180,3 +180,18 @@ fn detect_bytes(b: &[u8]) -> Result<Kind, ParseError> {
         n => Err(ParseError::UnknownKind { length: n }),
     }
 }
+
+impl Id {
+    /// The canonical text: what this crate writes for the ID (a Snowflake
+    /// in decimal, a ULID in uppercase, a UUID lowercase and hyphenated...).
+    pub fn to_text(&self) -> IdText<90> {
+        match self {
+            Id::Snowflake(v) => IdText::ascii(IdText::<20>::decimal(*v).as_bytes()),
+            Id::Ulid(u) => IdText::ascii(u.to_text().as_bytes()),
+            Id::Uuid(u) => IdText::ascii(u.to_text().as_bytes()),
+            Id::Ksuid(k) => IdText::ascii(k.to_text().as_bytes()),
+            Id::ObjectId(o) => IdText::ascii(o.to_text().as_bytes()),
+            Id::TypeId(t) => t.to_text(),
+        }
+    }
+}

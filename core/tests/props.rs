@@ -325,6 +325,85 @@ proptest! {
     }
 }
 
+/// Every kind with a byte form, for the byte round trips.
+const BYTE_KINDS: [Kind; 6] = [
+    Kind::Snowflake,
+    Kind::Ulid,
+    Kind::Uuid,
+    Kind::Ksuid,
+    Kind::ObjectId,
+    Kind::TypeId,
+];
+
+proptest! {
+    #[test]
+    fn bytes_round_trip_through_text_in_either_order(
+        bytes in proptest::collection::vec(any::<u8>(), 20),
+        which in 0..BYTE_KINDS.len(),
+        guid in any::<bool>(),
+    ) {
+        use snowmint::bytes::ByteOrder;
+        let kind = BYTE_KINDS[which];
+        let order = if guid && matches!(kind, Kind::Ulid | Kind::Uuid | Kind::TypeId) {
+            ByteOrder::Guid
+        } else {
+            ByteOrder::BigEndian
+        };
+        let len = [8, 16, 16, 20, 12, 16][which];
+        let id = Id::from_bytes(&bytes[..len], kind, order, "t").unwrap();
+        prop_assert_eq!(&*id.to_bytes(order).unwrap(), &bytes[..len]);
+        // Through the canonical text and back (a Snowflake with the top bit
+        // set has no text form under the default 63-bit rule).
+        if let Ok(again) = Id::parse(&id.to_text(), Some(kind)) {
+            prop_assert_eq!(again, id);
+        } else {
+            prop_assert!(kind == Kind::Snowflake && bytes[0] >= 0x80);
+        }
+    }
+
+    #[test]
+    fn from_bytes_never_panics(
+        bytes in proptest::collection::vec(any::<u8>(), 0..24),
+        which in 0..Kind::ALL.len(),
+        guid in any::<bool>(),
+    ) {
+        use snowmint::bytes::ByteOrder;
+        let order = if guid { ByteOrder::Guid } else { ByteOrder::BigEndian };
+        let _ = Id::from_bytes(&bytes, Kind::ALL[which], order, "");
+    }
+
+    #[test]
+    fn v1_and_v6_convert_into_each_other(ticks in 0u64..1 << 60, seq in any::<u16>(), node in any::<u64>()) {
+        let v1 = Uuid::v1_from_parts(ticks, seq, node);
+        let v6 = Uuid::v6_from_parts(ticks, seq, node);
+        prop_assert_eq!(v1.v1_to_v6(), Ok(v6));
+        prop_assert_eq!(v6.v6_to_v1(), Ok(v1));
+        prop_assert_eq!(v6.gregorian_ticks(), Some(ticks));
+    }
+
+    #[test]
+    fn v8_keeps_the_122_custom_bits(bits in any::<u128>()) {
+        let u = Uuid::v8_from_bytes(bits.to_be_bytes());
+        prop_assert_eq!((u.version(), u.is_rfc_variant()), (8, true));
+        let custom = !(0xF << 76 | 0b11 << 62);
+        prop_assert_eq!(u.0 & custom, bits & custom);
+    }
+
+    #[test]
+    fn canonical_text_is_strictly_valid(v in any::<u128>(), which in 1..BYTE_KINDS.len()) {
+        use snowmint::validate::Validation;
+        let kind = BYTE_KINDS[which];
+        let len = [8, 16, 16, 20, 12, 16][which];
+        let mut bytes = [0u8; 20];
+        bytes[..16].copy_from_slice(&v.to_be_bytes());
+        let id = Id::from_bytes(&bytes[..len], kind, snowmint::bytes::ByteOrder::BigEndian, "t").unwrap();
+        let strict = Validation { kind: Some(kind), ..Validation::default() };
+        // A UUID must also have an RFC version and variant.
+        let rfc = !matches!(id, Id::Uuid(u) if !((1..=8).contains(&u.version()) && u.is_rfc_variant()));
+        prop_assert_eq!(strict.accepts(&id.to_text()), rfc);
+    }
+}
+
 proptest! {
     /// Every ID minted for a time lies within that time's bounds, sorts by
     /// time against its neighbours' bounds in text and by `Id::compare`,

@@ -7,12 +7,14 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use snowmint::base32;
+use snowmint::bytes::ByteOrder;
 use snowmint::ksuid::Ksuid;
 use snowmint::objectid::ObjectId;
 use snowmint::snowflake::{self, FieldOrder, Layout, Preset};
 use snowmint::typeid::TypeId;
 use snowmint::ulid::Ulid;
 use snowmint::uuid::Uuid;
+use snowmint::validate::Validation;
 use snowmint::{Id, Kind, ParseError};
 
 fn dir() -> PathBuf {
@@ -136,7 +138,9 @@ fn check_detect(name: &str, text: &str, id: Id) {
 
 #[test]
 fn every_vector_file_is_checked() {
-    const CHECKED: [&str; 12] = [
+    const CHECKED: [&str; 14] = [
+        "bytes.json",
+        "valid.json",
         "bounds.json",
         "compare.json",
         "human.json",
@@ -420,6 +424,7 @@ fn error_kind(e: &ParseError) -> (&'static str, Option<usize>) {
         ParseError::Overflow { .. } => ("overflow", None),
         ParseError::Prefix { .. } => ("prefix", None),
         ParseError::UnknownKind { .. } => ("unknown_kind", None),
+        ParseError::ByteLength { .. } => ("byte_length", None),
     }
 }
 
@@ -546,6 +551,74 @@ fn typeid_conformance_invalid() {
     }
 }
 
+#[test]
+fn uuid_v3_v5_v8_and_v1_v6_reordering() {
+    let mut seen = [0; 3];
+    for (name, v) in load("uuid.json") {
+        let u = Uuid::parse(str(&v, "text")).unwrap();
+        if let Some(nb) = v.get("name_based") {
+            let namespace = Uuid::NAMESPACES
+                .iter()
+                .find(|(n, _)| *n == str(nb, "namespace"))
+                .map(|(_, ns)| *ns)
+                .unwrap();
+            let make = if u.version() == 3 { Uuid::v3 } else { Uuid::v5 };
+            assert_eq!(make(namespace, str(nb, "name").as_bytes()), u, "{name}");
+            seen[0] += 1;
+        }
+        if let Some(input) = opt_str(&v, "v8_input") {
+            assert_eq!(Uuid::v8_from_bytes(unhex::<16>(input)), u, "{name}");
+            assert_eq!(Uuid::v8_from_bytes(u.to_bytes()), u, "{name}: idempotent");
+            seen[1] += 1;
+        }
+        if let Some(other) = opt_str(&v, "reordered") {
+            let other = Uuid::parse(other).unwrap();
+            let (to, back) = match u.version() {
+                1 => (u.v1_to_v6(), other.v6_to_v1()),
+                _ => (u.v6_to_v1(), other.v1_to_v6()),
+            };
+            assert_eq!((to, back), (Ok(other), Ok(u)), "{name}");
+            seen[2] += 1;
+        }
+        if !matches!(u.version(), 1 | 6) {
+            assert!(u.v1_to_v6().is_err() && u.v6_to_v1().is_err(), "{name}");
+        }
+    }
+    assert_eq!(seen, [2, 2, 2], "v3/v5, v8 and v1/v6 vectors");
+}
+
+#[test]
+fn byte_vectors() {
+    for (name, v) in load("bytes.json") {
+        let kind = kind_of(&v).unwrap();
+        let id = Id::parse(str(&v, "text"), Some(kind)).unwrap();
+        let bytes = id.to_bytes(ByteOrder::BigEndian).unwrap();
+        assert_eq!(hex(&bytes), str(&v, "hex"), "{name}");
+        let prefix = opt_str(&v, "prefix").unwrap_or("");
+        let back = Id::from_bytes(&bytes, kind, ByteOrder::BigEndian, prefix).unwrap();
+        assert_eq!(&*back.to_text(), str(&v, "text"), "{name}");
+        if let Some(guid) = opt_str(&v, "guid_hex") {
+            let g = id.to_bytes(ByteOrder::Guid).unwrap();
+            assert_eq!(hex(&g), guid, "{name}: GUID order");
+            assert_eq!(
+                Id::from_bytes(&g, kind, ByteOrder::Guid, ""),
+                Ok(id),
+                "{name}"
+            );
+        }
+        // One byte short or long: a length error naming the kind.
+        for len in [bytes.len() - 1, bytes.len() + 1] {
+            let wrong = vec![0u8; len];
+            match Id::from_bytes(&wrong, kind, ByteOrder::BigEndian, prefix) {
+                Err(snowmint::Error::Parse(ParseError::ByteLength { kind: k, found, .. })) => {
+                    assert_eq!((k, found), (kind, len), "{name}")
+                }
+                other => panic!("{name}: {len} bytes gave {other:?}"),
+            }
+        }
+    }
+}
+
 /// Block sequences: option and name checks, and scripts of state-machine
 /// steps whose every answer the core must give again (the Node test runs
 /// the same scripts through the addon).
@@ -626,5 +699,26 @@ fn sequence_vectors() {
                 op => panic!("unknown step {op}"),
             }
         }
+    }
+}
+
+#[test]
+fn validity_vectors() {
+    for (name, v) in load("valid.json") {
+        let rules = Validation {
+            kind: kind_of(&v),
+            lenient: false,
+            preset: opt_str(&v, "preset").map(|p| Preset::from_name(p).unwrap()),
+            uuid_version: v["version"].as_u64().map(|n| n as u8),
+        };
+        let input = str(&v, "input");
+        let strict = v["strict"].as_bool().unwrap();
+        let lenient = v["lenient"].as_bool().unwrap();
+        assert_eq!(rules.accepts(input), strict, "{name}: strict");
+        let rules = Validation {
+            lenient: true,
+            ..rules
+        };
+        assert_eq!(rules.accepts(input), lenient, "{name}: lenient");
     }
 }

@@ -21,6 +21,7 @@ use snowmint::snowflake::{
 use snowmint::{Error as CoreError, Id, Kind, TextKind};
 
 // Public: the test build registers no napi exports, so private ones would be dead code.
+pub mod convert;
 pub mod lease;
 pub mod sequence;
 

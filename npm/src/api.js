@@ -17,6 +17,7 @@
 import { ArgumentError } from './errors.js';
 import { call, checkOptions, deepFreeze, describe, oneOf, stringArg, typeError } from './api/checks.js';
 import { fromRaw, snowflakeDecoder as decodeSnowflake } from './api/decode.js';
+import { createConvert } from './api/convert.js';
 import { createOptions } from './api/options.js';
 import { createAt } from './api/at.js';
 import { createSources } from './api/sources.js';
@@ -49,6 +50,16 @@ export const API_NAMES = Object.freeze([
   'uuidVersion',
   'toHuman',
   'fromHuman',
+  // Validation, bytes, UUIDs from given bits (api/convert.js).
+  'isValid',
+  'toBytes',
+  'fromBytes',
+  'uuidv3',
+  'uuidv5',
+  'uuidv8',
+  'uuidv1ToV6',
+  'uuidv6ToV1',
+  'NAMESPACES',
   'minId',
   'maxId',
   'compare',
@@ -302,6 +313,7 @@ export function createApi(backend, host = {}) {
     uuidVersion,
     toHuman,
     fromHuman,
+    ...createConvert(backend, C),
     minId: at.minId,
     maxId: at.maxId,
     compare: at.compare,

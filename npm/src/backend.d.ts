@@ -155,6 +155,21 @@ export interface Backend {
   /** Reads the human form back: a Snowflake as bigint, else a ULID text. */
   fromHuman(text: string): bigint | string;
 
+  // Validation, bytes, UUIDs from given bits (node/src/convert.rs, wasm/src/convert.rs).
+  /** Whether `text` is a valid ID (core `Validation::accepts`); throws only for an unknown kind or preset name. */
+  isValid(text: string, kind: IdKind | 'human' | undefined, lenient: boolean, preset: string | undefined, version: number | undefined): boolean;
+  /** An ID's bytes (kind detected unless given); `guid`: Microsoft's order, 128-bit kinds only. */
+  toBytes(text: string, kind: IdKind | 'human' | undefined, guid: boolean): Uint8Array;
+  /** The ID of `kind` with these bytes: a Snowflake as bigint, else its canonical text; `prefix` for a TypeID. */
+  fromBytes(bytes: Uint8Array, kind: IdKind | 'human', guid: boolean, prefix: string): bigint | string;
+  /** Name-based UUIDs: `namespace` is UUID text in any form the parser reads. */
+  uuidv3(name: Uint8Array, namespace: string): string;
+  uuidv5(name: Uint8Array, namespace: string): string;
+  /** A v8 UUID of 16 bytes (version and variant bits set). */
+  uuidv8(bytes: Uint8Array): string;
+  uuidv1ToV6(text: string): string;
+  uuidv6ToV1(text: string): string;
+
   /**
    * An ID of a timed kind (core `TimedKind`: 'ulid', 'uuidv7', 'uuidv1',
    * 'uuidv6', 'ksuid', 'objectid', 'typeid') at Unix ms `ms`: with `bound`

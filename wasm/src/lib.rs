@@ -11,6 +11,7 @@
 //! (page or worker).
 
 mod at;
+mod convert;
 mod decode;
 mod snowflake;
 
