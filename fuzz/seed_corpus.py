@@ -8,7 +8,7 @@ import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent
 VECTORS = ROOT.parent / "tests" / "vectors"
-TARGETS = ["ulid", "uuid", "ksuid", "objectid", "typeid", "human", "snowflake", "any_id"]
+TARGETS = ["ulid", "uuid", "ksuid", "objectid", "typeid", "human", "snowflake", "any_id", "bytes", "validate"]
 KEYS = ("text", "id", "human", "typeid", "input", "ulid", "uuid")
 
 
@@ -30,14 +30,16 @@ def texts(value):
 def main():
     seeds = set()
     for path in VECTORS.rglob("*.json"):
+        if "jsontestsuite" in path.parts:
+            continue  # JSON parser cases (many are not JSON at all), no IDs
         seeds.update(texts(json.loads(path.read_text(encoding="utf-8"))))
     for target in TARGETS:
         out = ROOT / "corpus" / target
         out.mkdir(parents=True, exist_ok=True)
         for seed in seeds:
             data = seed.encode()
-            # any_id reads its first byte as a kind selector (>= 7: detect).
-            variants = [bytes([k]) + data for k in range(8)] if target == "any_id" else [data]
+            # any_id and validate read their first byte as a kind selector (>= 7: detect).
+            variants = [bytes([k]) + data for k in range(8)] if target in ("any_id", "validate") else [data]
             for v in variants:
                 (out / hashlib.sha1(v).hexdigest()).write_bytes(v)
     print(f"{len(seeds)} seeds per target")

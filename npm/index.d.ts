@@ -1,6 +1,6 @@
 // Public types of `snowmint` (the same for the Node and browser entries).
 
-export type Preset = 'twitter' | 'discord' | 'instagram' | 'sonyflake';
+export type Preset = 'twitter' | 'discord' | 'instagram' | 'sonyflake' | 'mastodon';
 
 export interface LayoutOptions {
   timeBits: number;
@@ -34,6 +34,12 @@ export interface SnowflakeOptions {
    * For `new Snowflake`: 0.
    */
   workerId?: number;
+  /** Twitter's worker field by its parts (5 + 5 bits): instead of workerId, `{ datacenter, worker }`. */
+  datacenter?: number;
+  /** Twitter's low part of the worker field; Discord's high part (`{ worker, process }`). */
+  worker?: number;
+  /** Discord's low part of the worker field (5 bits). */
+  process?: number;
   /**
    * A worker-ID lease (snowmint/lease) instead of a workerId: the generator
    * takes the lease's worker ID, starts after its high-water bound, and throws
@@ -148,12 +154,26 @@ export interface DecodeOptions {
   layout?: LayoutOptions;
 }
 
-/** Next ID of the process-wide default Snowflake generator (shared by every worker thread). */
+/**
+ * Next ID of the process-wide default Snowflake generator (shared by every
+ * worker thread). Where the generator must wait it blocks the thread: at most
+ * one tick when a tick's sequence is used up, and at most `maxBackwardsMs`
+ * (default 1,000 ms) under `onBackwards: 'wait'` when the clock reads behind
+ * the last ID (a 'system' clock stepped back, a lease's bound from a clock that
+ * went back). `nextIdAsync()` waits on a timer instead.
+ */
 export function nextId(): bigint;
 /** The same, as a decimal string. */
 export function nextIdString(): string;
 /** `count` increasing IDs of the default generator. */
 export function nextIds(count: number): BigUint64Array;
+/**
+ * nextId() without blocking the event loop: where the generator must wait (a
+ * used-up tick, a clock behind the last ID within `maxBackwardsMs`), it waits
+ * on a timer for as long as the core says, then mints. On a TestClock it waits
+ * for the test to move the clock on. Rejects with the errors nextId() throws.
+ */
+export function nextIdAsync(): Promise<bigint>;
 /** Configures the default generator (all worker threads share it). */
 export function configure(options?: SnowflakeOptions): void;
 
@@ -162,23 +182,77 @@ export class Snowflake {
   constructor(options?: SnowflakeOptions);
   readonly workerId: number;
   readonly layout: LayoutInfo;
+  /** The next ID; blocks the thread where the generator must wait (see nextId()). */
   next(): bigint;
+  /** The next ID, waiting on a timer instead of the thread (see nextIdAsync()). */
+  nextAsync(): Promise<bigint>;
   nextString(): string;
   nextBatch(count: number): BigUint64Array;
   decode(id: bigint | string): SnowflakeRecord;
+  /**
+   * The ID of this generator's worker ID at `time` (Unix ms or a Date) with
+   * `sequence` (default 0): for backfills. Not part of the generator's
+   * monotonic stream: it may equal an ID the generator mints in that tick.
+   */
+  at(time: number | Date, options?: { sequence?: number }): bigint;
 }
 
-/** Monotonic ULID (26 characters). */
-export function ulid(): string;
-/** Monotonic UUIDv7 (RFC 9562 method 1). */
-export function uuidv7(): string;
+/** `{ time }`: an ID for that time (Unix ms or a Date) instead of now. */
+export interface TimeOptions {
+  /**
+   * The ID's time. Its random part is fresh from the CSPRNG, and it is not
+   * part of the monotonic stream of IDs minted without a time.
+   */
+  time?: number | Date;
+}
+
+/** Monotonic ULID (26 characters); `{ time }` for a given time. */
+export function ulid(options?: TimeOptions): string;
+/** Monotonic UUIDv7 (RFC 9562 method 1); `{ time }` for a given time. */
+export function uuidv7(options?: TimeOptions): string;
 export function uuidv4(): string;
-export function uuidv1(): string;
-export function uuidv6(): string;
-export function ksuid(): string;
-export function objectId(): string;
-/** A TypeID with a UUIDv7 suffix, e.g. `user_01h455vb4pex5vsknk084sn02q`. */
-export function typeid(prefix: string): string;
+export function uuidv1(options?: TimeOptions): string;
+export function uuidv6(options?: TimeOptions): string;
+/** `{ time }`: the second it falls in. */
+export function ksuid(options?: TimeOptions): string;
+/** `{ time }`: the second it falls in. */
+export function objectId(options?: TimeOptions): string;
+/** The text of a TypeID of `prefix`: `prefix_` and 26 characters (no `_` for an empty prefix). */
+export type TypeIdOf<P extends string> = P extends '' ? string : `${P}_${string}`;
+/** A TypeID with a UUIDv7 suffix, e.g. `user_01h455vb4pex5vsknk084sn02q`; `{ time }` for a given time. */
+export function typeid<P extends string>(prefix: P, options?: TimeOptions): TypeIdOf<P>;
+
+/** The kinds with range bounds: those whose IDs sort by time (not uuidv1, not uuidv4). */
+export type BoundKind = 'ulid' | 'uuidv7' | 'uuidv6' | 'ksuid' | 'objectid' | 'typeid';
+/** How to read the Snowflakes of minId/maxId (default: Twitter's layout). */
+export interface SnowflakeBoundOptions {
+  preset?: Preset;
+  layout?: LayoutOptions;
+  epoch?: number | Date;
+}
+/**
+ * The smallest ID of `kind` whose time is `time` (Unix ms or a Date; KSUIDs
+ * and ObjectIds: its second; Snowflakes: its tick), so that
+ * `WHERE id >= minId(kind, from) AND id <= maxId(kind, to)` selects exactly
+ * the IDs of [from, to] (texts compared byte-wise: `COLLATE "C"`).
+ */
+export function minId(kind: 'snowflake', time: number | Date, options?: SnowflakeBoundOptions): bigint;
+export function minId<P extends string>(kind: 'typeid', time: number | Date, options?: { prefix?: P }): TypeIdOf<P>;
+export function minId(kind: BoundKind, time: number | Date): string;
+/** The largest ID of `kind` whose time is `time`; see minId. */
+export function maxId(kind: 'snowflake', time: number | Date, options?: SnowflakeBoundOptions): bigint;
+export function maxId<P extends string>(kind: 'typeid', time: number | Date, options?: { prefix?: P }): TypeIdOf<P>;
+export function maxId(kind: BoundKind, time: number | Date): string;
+/**
+ * -1, 0 or 1: how `a` sorts against `b`, two IDs of one kind, by value
+ * (decimal Snowflakes of any length, bigints, UUIDs in any spelling); for
+ * `Array.prototype.sort`. IDs of different kinds throw ArgumentError.
+ */
+export function compare(a: bigint | string, b: bigint | string): -1 | 0 | 1;
+/** The nil UUID. */
+export const NIL: '00000000-0000-0000-0000-000000000000';
+/** The max UUID (RFC 9562). */
+export const MAX: 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
 export function decode(id: bigint, options?: DecodeOptions): SnowflakeRecord;
 export function decode(id: bigint | string, options?: DecodeOptions): DecodedId;
@@ -193,6 +267,59 @@ export function toHuman(id: bigint | string, options?: { groups?: number }): str
 /** Reads the human form back: a Snowflake as bigint, a 128-bit ID as ULID text. */
 export function fromHuman(text: string): bigint | string;
 
+export interface IsValidOptions {
+  /** The kind the value must be (default: the kind its text shows; a bigint is a Snowflake). */
+  kind?: IdKind;
+  /** A Snowflake must be an ID of this preset's layout. */
+  preset?: Preset;
+  /**
+   * Accept every spelling `decode` reads (braces, `urn:uuid:`, either case,
+   * Crockford's aliases I/L/O, leading zeros), not only the canonical one. Default false.
+   */
+  lenient?: boolean;
+  /** A UUID must have this version (0 to 15) and the RFC 9562 variant. */
+  version?: number;
+}
+/**
+ * Whether `value` is a valid ID; `false` for anything else (never throws
+ * for the value). Strict by default: the canonical spelling only. A UUID
+ * must have version 1 to 8 and the RFC 9562 variant, or be NIL or MAX, as
+ * the `uuid` package's `validate` asks.
+ */
+export function isValid(value: unknown, options?: IsValidOptions): boolean;
+
+export interface ToBytesOptions {
+  /** Read the text as this kind instead of detecting it. */
+  kind?: IdKind;
+  /** Microsoft's GUID byte order (first three fields little-endian): UUIDs, ULIDs and TypeIDs only. */
+  guid?: boolean;
+}
+/** An ID's bytes: 8 for a Snowflake (big-endian), 16 for a ULID, UUID or TypeID (its UUID's), 20 for a KSUID, 12 for an ObjectId. */
+export function toBytes(id: bigint | string, options?: ToBytesOptions): Uint8Array;
+export interface FromBytesOptions {
+  /** The bytes are in Microsoft's GUID order (128-bit kinds only). */
+  guid?: boolean;
+  /** A TypeID's prefix (default: none). */
+  prefix?: string;
+}
+/** The ID of `kind` with these bytes, in its canonical text; a Snowflake as a bigint. */
+export function fromBytes(bytes: Uint8Array, kind: 'snowflake', options?: FromBytesOptions): bigint;
+export function fromBytes<P extends string>(bytes: Uint8Array, kind: 'typeid', options: FromBytesOptions & { prefix: P }): `${P}_${string}`;
+export function fromBytes(bytes: Uint8Array, kind: Exclude<IdKind, 'snowflake' | 'human'>, options?: FromBytesOptions): string;
+
+/** The namespaces RFC 9562 predefines for v3 and v5 UUIDs. */
+export const NAMESPACES: Readonly<{ DNS: string; URL: string; OID: string; X500: string }>;
+/** The name-based v3 (MD5) UUID of `name` (a string is read as UTF-8) in `namespace` (a UUID or its 16 bytes). */
+export function uuidv3(name: string | Uint8Array, namespace: string | Uint8Array): string;
+/** The name-based v5 (SHA-1) UUID of `name` in `namespace`; RFC 9562 prefers it to v3. */
+export function uuidv5(name: string | Uint8Array, namespace: string | Uint8Array): string;
+/** A v8 UUID of 16 bytes of your own layout: version and variant bits are set, the other 122 kept. */
+export function uuidv8(bytes: Uint8Array): string;
+/** The v6 UUID with the time, clock sequence and node of a v1 UUID. */
+export function uuidv1ToV6(uuid: string): string;
+/** The v1 UUID with the time, clock sequence and node of a v6 UUID. */
+export function uuidv6ToV1(uuid: string): string;
+
 /** The preset names, default first. */
 export const presets: readonly Preset[];
 /** The names and defaults the core defines (one source for every binding, the CLI and the inspector). */
@@ -204,10 +331,22 @@ export interface Constants {
   readonly onExhausted: readonly ('wait' | 'borrow')[];
   /** What `decode`'s `kind` option takes. */
   readonly kinds: readonly IdKind[];
+  /** The namespaces of name-based UUIDs (NAMESPACES). */
+  readonly namespaces: Readonly<{ DNS: string; URL: string; OID: string; X500: string }>;
+  /** The kinds that take `{ time }` (and, but for uuidv1, have minId/maxId). */
+  readonly timedKinds: readonly ('ulid' | 'uuidv7' | 'uuidv1' | 'uuidv6' | 'ksuid' | 'objectid' | 'typeid')[];
+  /** The named worker parts of the presets that split the worker field (options of SnowflakeOptions). */
+  readonly workerParts: readonly string[];
+  readonly uuidNil: string;
+  readonly uuidMax: string;
   /** The text kinds minted in batches, with their widths in characters. */
   readonly textKinds: Readonly<Record<'ulid' | 'uuidv7' | 'uuidv4' | 'uuidv1' | 'uuidv6' | 'ksuid' | 'objectid', number>>;
   /** Default of `maxBackwardsMs`. */
   readonly maxBackwardsMs: number;
+  /** The default clock compares itself with the wall clock every this many ms of monotonic time... */
+  readonly clockCheckMs: number;
+  /** ...and steps forward to it by at most this many ms per comparison (it never steps back). */
+  readonly clockMaxJumpMs: number;
   /** Default of `maxBorrowTicks`. */
   readonly maxBorrowTicks: number;
   /** Run sizes of the per-thread buffering: smallest, largest Snowflake run, largest text batch. */
@@ -228,9 +367,17 @@ export class SnowmintError extends Error {
 export class InvalidIdError extends SnowmintError {}
 /** ERR_WORKER_ID_RANGE, ERR_INVALID_LAYOUT, ERR_EPOCH_IN_FUTURE, ERR_INVALID_OPTION, ERR_NO_WORKER_ID */
 export class ConfigError extends SnowmintError {}
-/** ERR_CLOCK_BACKWARDS, ERR_CLOCK_WOULD_WAIT (a TestClock would have to move on), ERR_TIME_OVERFLOW, ERR_TIME_BEFORE_EPOCH */
-export class ClockError extends SnowmintError {}
-/** ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE, ERR_INVALID_COUNT */
+/**
+ * ERR_CLOCK_BACKWARDS, ERR_CLOCK_WOULD_WAIT (a TestClock would have to move on), ERR_TIME_OVERFLOW, ERR_TIME_BEFORE_EPOCH,
+ * ERR_CLOCK_SKEW (a lease's clock too far from its reference: `skewMs` and `against` say by how much and from what)
+ */
+export class ClockError extends SnowmintError {
+  /** ERR_CLOCK_SKEW: this clock minus the reference's (ms), positive when ahead. */
+  readonly skewMs?: number;
+  /** ERR_CLOCK_SKEW: what it was compared with (a local lease: 'host' or 'peers'). */
+  readonly against?: string;
+}
+/** ERR_INVALID_ARG_TYPE, ERR_INVALID_ARG_VALUE (also: a conversion given the wrong UUID version or kind), ERR_INVALID_COUNT */
 export class ArgumentError extends SnowmintError {}
 /** ERR_LEASE_LOST, ERR_LEASE_UNAVAILABLE */
 export class LeaseError extends SnowmintError {}

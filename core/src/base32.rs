@@ -2,6 +2,11 @@
 //! TypeID, and the human-friendly form: lowercase, in dash groups of four
 //! counted from the right (`01-hz61-3s22-k8nr-6w6g-rv1y-5c52`), read back by
 //! a tolerant parser (any case, dashes anywhere, I/L -> 1, O -> 0).
+//!
+//! ULIDs are read as Crockford's decoding rule reads base32 (the ULID spec
+//! uses Crockford's alphabet and no rule of its own): any case, and the
+//! aliases I and L for 1, O for 0. They are written in the canonical
+//! uppercase digits only. TypeIDs are lowercase digits only, as their spec says.
 
 use crate::error::{Kind, ParseError};
 use crate::text::IdText;
@@ -16,11 +21,12 @@ const INVALID: u8 = 0xFF;
 /// Which spellings a decoder accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Alphabet {
-    /// Upper- or lowercase digits (ULID).
+    /// Upper- or lowercase digits and Crockford's decoding aliases
+    /// I/L -> 1 and O -> 0 (ULID).
     AnyCase,
     /// Lowercase digits only (TypeID).
     Lowercase,
-    /// Any case plus Crockford's aliases I/L -> 1 and O -> 0 (human form).
+    /// [`Alphabet::AnyCase`] and dashes anywhere (human form).
     Tolerant,
 }
 
@@ -34,7 +40,7 @@ const fn table(alphabet: Alphabet) -> [u8; 256] {
         }
         i += 1;
     }
-    if matches!(alphabet, Alphabet::Tolerant) {
+    if !matches!(alphabet, Alphabet::Lowercase) {
         t[b'I' as usize] = 1;
         t[b'i' as usize] = 1;
         t[b'L' as usize] = 1;
@@ -47,20 +53,21 @@ const fn table(alphabet: Alphabet) -> [u8; 256] {
 
 static ANY_CASE: [u8; 256] = table(Alphabet::AnyCase);
 static LOWERCASE: [u8; 256] = table(Alphabet::Lowercase);
-static TOLERANT: [u8; 256] = table(Alphabet::Tolerant);
 
 impl Alphabet {
     fn table(self) -> &'static [u8; 256] {
         match self {
-            Alphabet::AnyCase => &ANY_CASE,
+            // The human form's dashes are skipped by its parser.
+            Alphabet::AnyCase | Alphabet::Tolerant => &ANY_CASE,
             Alphabet::Lowercase => &LOWERCASE,
-            Alphabet::Tolerant => &TOLERANT,
         }
     }
 
     fn allowed(self) -> &'static str {
         match self {
-            Alphabet::AnyCase => "Crockford base32: 0-9 and A-Z except I, L, O, U, in any case",
+            Alphabet::AnyCase => {
+                "Crockford base32: 0-9 and A-Z except U, in any case (I and L read as 1, O as 0)"
+            }
             Alphabet::Lowercase => "lowercase Crockford base32: 0-9 and a-z except i, l, o, u",
             Alphabet::Tolerant => {
                 "Crockford base32 (0-9, A-Z except U, any case; I and L read as 1, O as 0) and dashes"

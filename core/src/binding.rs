@@ -5,12 +5,15 @@
 //! there, so a name or a default exists once.
 
 use std::string::String;
+use std::vec::Vec;
 
 use crate::IdText;
-use crate::clock::ClockChoice;
+use crate::at::TimedKind;
+use crate::clock::{ClockChoice, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS};
 use crate::error::Kind;
 use crate::per_thread::TextKind;
 use crate::snowflake::{FieldOrder, OnBackwards, OnExhausted, Preset};
+use crate::uuid::Uuid;
 
 /// Smallest run (IDs or texts) a JS thread claims in one call; runs double
 /// while they are used up in time and halve when most of one expires.
@@ -22,20 +25,34 @@ pub const MAX_TEXT_RUN: u32 = 256;
 
 /// The constants as JSON:
 /// `{"presets":[..],"orders":[..],"clocks":[..],"onBackwards":[..],
-/// "onExhausted":[..],"kinds":[..],"textKinds":{"ulid":26,..},
-/// "maxBackwardsMs":1000,"maxBorrowTicks":16,"minRun":16,"maxIdRun":4096,
+/// "onExhausted":[..],"kinds":[..],"timedKinds":[..],"workerParts":[..],
+/// "uuidNil":"0000..","uuidMax":"ffff..","textKinds":{"ulid":26,..},
+/// "namespaces":{"DNS":"6ba7b810-9dad-11d1-80b4-00c04fd430c8",..},
+/// "maxBackwardsMs":1000,"clockCheckMs":100,"clockMaxJumpMs":3600000,"maxBorrowTicks":16,"minRun":16,"maxIdRun":4096,
 /// "maxTextRun":256}` (names in the order of the bindings' index encoding,
 /// the default first).
 pub fn constants_json() -> String {
     let mut out = String::from("{");
     let mut put = |pieces: &[&str]| pieces.iter().for_each(|p| out.push_str(p));
-    let lists: [(&str, &[&str]); 6] = [
+    // The option names of the presets' named worker parts (Twitter's
+    // datacenter and worker, Discord's worker and process), each once.
+    let mut parts: Vec<&str> = Vec::new();
+    for split in Preset::ALL.iter().filter_map(|p| p.layout().split()) {
+        for name in [split.high, split.low] {
+            if !parts.contains(&name) {
+                parts.push(name);
+            }
+        }
+    }
+    let lists: [(&str, &[&str]); 8] = [
         ("presets", &Preset::NAMES),
         ("orders", &FieldOrder::NAMES),
         ("clocks", &ClockChoice::<()>::NAMES),
         ("onBackwards", &OnBackwards::NAMES),
         ("onExhausted", &OnExhausted::NAMES),
         ("kinds", &Kind::NAMES),
+        ("timedKinds", &TimedKind::NAMES),
+        ("workerParts", &parts),
     ];
     for (key, names) in lists {
         put(&["\"", key, "\":["]);
@@ -43,6 +60,9 @@ pub fn constants_json() -> String {
             put(&[if i == 0 { "\"" } else { ",\"" }, name, "\""]);
         }
         put(&["],"]);
+    }
+    for (key, uuid) in [("uuidNil", Uuid::NIL), ("uuidMax", Uuid::MAX)] {
+        put(&["\"", key, "\":\"", &uuid.to_text(), "\","]);
     }
     put(&["\"textKinds\":{"]);
     for (i, kind) in TextKind::ALL.iter().enumerate() {
@@ -55,8 +75,21 @@ pub fn constants_json() -> String {
         ]);
     }
     put(&["}"]);
+    put(&[",\"namespaces\":{"]);
+    for (i, (name, uuid)) in crate::uuid::Uuid::NAMESPACES.iter().enumerate() {
+        put(&[
+            if i == 0 { "\"" } else { ",\"" },
+            name,
+            "\":\"",
+            &uuid.to_text(),
+            "\"",
+        ]);
+    }
+    put(&["}"]);
     let numbers = [
         ("maxBackwardsMs", OnBackwards::DEFAULT_MAX_MS),
+        ("clockCheckMs", FOLLOW_CHECK_MS),
+        ("clockMaxJumpMs", FOLLOW_MAX_JUMP_MS),
         ("maxBorrowTicks", OnExhausted::DEFAULT_MAX_TICKS.into()),
         ("minRun", MIN_RUN.into()),
         ("maxIdRun", MAX_ID_RUN.into()),
@@ -81,8 +114,22 @@ mod tests {
         assert_eq!(v["textKinds"]["ksuid"], 27);
         assert_eq!(v["kinds"][6], "human");
         assert_eq!(
+            v["namespaces"]["URL"],
+            "6ba7b811-9dad-11d1-80b4-00c04fd430c8"
+        );
+        assert_eq!(
+            v["workerParts"],
+            serde_json::json!(["datacenter", "worker", "process"])
+        );
+        assert_eq!(v["timedKinds"][6], "typeid");
+        assert_eq!(v["uuidMax"], "ffffffff-ffff-ffff-ffff-ffffffffffff");
+        assert_eq!(
             (v["maxBackwardsMs"].as_u64(), v["maxIdRun"].as_u64()),
             (Some(1000), Some(4096))
+        );
+        assert_eq!(
+            (v["clockCheckMs"].as_u64(), v["clockMaxJumpMs"].as_u64()),
+            (Some(100), Some(3_600_000))
         );
     }
 }

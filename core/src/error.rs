@@ -102,6 +102,13 @@ pub enum ParseError {
     Prefix { reason: &'static str },
     /// The text does not look like any ID kind this library knows.
     UnknownKind { length: usize },
+    /// Bytes of the wrong length for the kind.
+    ByteLength {
+        kind: Kind,
+        /// How many bytes the kind has, e.g. `"16"`.
+        expected: &'static str,
+        found: usize,
+    },
 }
 
 impl fmt::Display for ParseError {
@@ -170,6 +177,21 @@ impl fmt::Display for ParseError {
                     " characters: expected a decimal Snowflake, a ULID (26), a UUID (32 or 36), a KSUID (27), an ObjectId (24 hex) or a TypeID (prefix_ + 26)",
                 ],
             ),
+            ParseError::ByteLength {
+                kind,
+                expected,
+                found,
+            } => put(
+                f,
+                &[
+                    "invalid ",
+                    kind.name(),
+                    " bytes: expected ",
+                    expected,
+                    " bytes, found ",
+                    &IdText::<20>::decimal(found as u64),
+                ],
+            ),
         }
     }
 }
@@ -210,6 +232,25 @@ pub enum Error {
     },
     /// The human-friendly form exists for Snowflakes and 128-bit IDs only.
     NoHumanForm { kind: Kind },
+    /// A UUID conversion was given a UUID of another version.
+    UuidVersion { expected: u8, found: u8 },
+    /// An operation or option that does not apply to this kind of ID.
+    NotApplicable {
+        kind: Kind,
+        /// Why, and where it applies.
+        reason: &'static str,
+    },
+    /// A named part of a Snowflake's worker field (Twitter's `datacenter`,
+    /// Discord's `process`, ...) that does not fit its width.
+    FieldOutOfRange {
+        field: &'static str,
+        value: u64,
+        max: u64,
+    },
+    /// A Snowflake sequence given by value that does not fit its width.
+    SequenceOutOfRange { value: u64, max: u64 },
+    /// Two IDs of different kinds, which have no order between them.
+    KindMismatch { first: Kind, second: Kind },
     /// A text or byte input was not a valid ID.
     Parse(ParseError),
     /// A sequence option outside its range (`option` is its JS name).
@@ -251,6 +292,11 @@ impl Error {
             Error::InvalidCount { .. } => "ERR_INVALID_COUNT",
             Error::UnknownName { .. } => "ERR_INVALID_OPTION",
             Error::NoHumanForm { .. } => "ERR_INVALID_ARG_VALUE",
+            Error::UuidVersion { .. } => "ERR_INVALID_ARG_VALUE",
+            Error::NotApplicable { .. } => "ERR_INVALID_ARG_VALUE",
+            Error::FieldOutOfRange { .. } => "ERR_WORKER_ID_RANGE",
+            Error::SequenceOutOfRange { .. } => "ERR_INVALID_ARG_VALUE",
+            Error::KindMismatch { .. } => "ERR_INVALID_ARG_VALUE",
             Error::Parse(_) => "ERR_PARSE",
             #[cfg(feature = "sequence")]
             Error::SequenceOption { .. } | Error::SequenceBlockSizes { .. } => {
@@ -354,6 +400,30 @@ impl fmt::Display for Error {
                     kind.name(),
                 ],
             ),
+            Error::UuidVersion { expected, found } => put(
+                f,
+                &[
+                    "expected a version ",
+                    &n(expected.into()),
+                    " UUID, got one of version ",
+                    &n(found.into()),
+                ],
+            ),
+            Error::NotApplicable { kind, reason } => {
+                put(f, &["not available for a ", kind.name(), ": ", reason])
+            }
+            Error::FieldOutOfRange { field, value, max } => out_of_range(f, field, value, max),
+            Error::SequenceOutOfRange { value, max } => out_of_range(f, "sequence", value, max),
+            Error::KindMismatch { first, second } => put(
+                f,
+                &[
+                    "cannot compare a ",
+                    first.name(),
+                    " with a ",
+                    second.name(),
+                    ": IDs of different kinds have no order",
+                ],
+            ),
             Error::Parse(ref e) => fmt::Display::fmt(e, f),
             #[cfg(feature = "sequence")]
             ref e => sequence_message(e, f),
@@ -391,6 +461,21 @@ pub(crate) fn by_index<T: Copy>(
             what,
             allowed: names,
         })
+}
+
+/// "`field` `value` is out of range: this layout allows 0 to `max`".
+fn out_of_range(f: &mut fmt::Formatter<'_>, field: &str, value: u64, max: u64) -> fmt::Result {
+    let n = IdText::<20>::decimal;
+    put(
+        f,
+        &[
+            field,
+            " ",
+            &n(value),
+            " is out of range: this layout allows 0 to ",
+            &n(max),
+        ],
+    )
 }
 
 /// The messages of the sequence errors (apart, so the feature gates them in one place).

@@ -69,7 +69,7 @@ impl Id {
             Kind::TypeId => Id::TypeId(TypeId::parse(text)?),
             Kind::Human => {
                 let (value, digits) = crate::base32::from_human(text)?;
-                if digits <= 13 && value >> 63 == 0 {
+                if digits <= 13 && value <= u64::MAX.into() {
                     Id::Snowflake(value as u64)
                 } else {
                     Id::Ulid(Ulid(value))
@@ -178,5 +178,20 @@ fn detect_bytes(b: &[u8]) -> Result<Kind, ParseError> {
         27 => Ok(Kind::Ksuid),
         32 | 36 | 38 | 45 => Ok(Kind::Uuid),
         n => Err(ParseError::UnknownKind { length: n }),
+    }
+}
+
+impl Id {
+    /// The canonical text: what this crate writes for the ID (a Snowflake
+    /// in decimal, a ULID in uppercase, a UUID lowercase and hyphenated...).
+    pub fn to_text(&self) -> IdText<90> {
+        match self {
+            Id::Snowflake(v) => IdText::ascii(IdText::<20>::decimal(*v).as_bytes()),
+            Id::Ulid(u) => IdText::ascii(u.to_text().as_bytes()),
+            Id::Uuid(u) => IdText::ascii(u.to_text().as_bytes()),
+            Id::Ksuid(k) => IdText::ascii(k.to_text().as_bytes()),
+            Id::ObjectId(o) => IdText::ascii(o.to_text().as_bytes()),
+            Id::TypeId(t) => t.to_text(),
+        }
     }
 }

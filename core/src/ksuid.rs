@@ -29,25 +29,9 @@ impl Ksuid {
 
     /// A new KSUID at `now_ms` with a random payload.
     pub fn generate<R: rand_core::Rng + ?Sized>(now_ms: u64, rng: &mut R) -> Result<Ksuid, Error> {
-        let secs = (now_ms / 1000)
-            .checked_sub(EPOCH_SECONDS)
-            .filter(|s| *s <= u32::MAX as u64);
-        let Some(secs) = secs else {
-            return Err(if now_ms / 1000 < EPOCH_SECONDS {
-                Error::TimeBeforeEpoch {
-                    epoch_ms: EPOCH_SECONDS * 1000,
-                    now_ms,
-                }
-            } else {
-                Error::TimeOverflow {
-                    max_ms: (EPOCH_SECONDS + u32::MAX as u64) * 1000 + 999,
-                    now_ms,
-                }
-            });
-        };
         let mut payload = [0u8; 16];
         rng.fill_bytes(&mut payload);
-        Ok(Ksuid::from_parts(secs as u32, payload))
+        Ksuid::at(now_ms, u128::from_be_bytes(payload))
     }
 
     /// The raw timestamp (seconds since the KSUID epoch).

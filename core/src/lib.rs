@@ -33,6 +33,20 @@
 //! assert_eq!(v7.version(), 7);
 //! # }
 //! ```
+//!
+//! [Validation](validate), [bytes] and [name-based UUIDs](name_based):
+//!
+//! ```
+//! use snowmint::{Id, Kind, bytes::ByteOrder, uuid::Uuid, validate::Validation};
+//!
+//! let strict = Validation { kind: Some(Kind::Ulid), ..Validation::default() };
+//! assert!(strict.accepts("01ARZ3NDEKTSV4RRFFQ69G5FAV") && !strict.accepts("01arz3ndektsv4rrffq69g5fav"));
+//! let id = Id::parse("user_01h455vb4pex5vsknk084sn02q", None).unwrap();
+//! let bytes = id.to_bytes(ByteOrder::BigEndian).unwrap(); // the TypeID's UUID
+//! assert_eq!(Id::from_bytes(&bytes, Kind::TypeId, ByteOrder::BigEndian, "user"), Ok(id));
+//! let v5 = Uuid::v5(Uuid::NAMESPACE_DNS, b"www.example.com");
+//! assert_eq!(&*v5.to_text(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -40,12 +54,16 @@
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod at;
 pub mod base32;
 pub mod base62;
+pub mod bytes;
 pub mod clock;
+mod compare;
 pub mod error;
 pub mod id;
 pub mod ksuid;
+pub mod name_based;
 pub mod objectid;
 #[cfg(feature = "sequence")]
 pub mod sequence;
@@ -54,6 +72,7 @@ mod text;
 pub mod typeid;
 pub mod ulid;
 pub mod uuid;
+pub mod validate;
 
 pub use error::{Error, Kind, ParseError};
 pub use id::Id;

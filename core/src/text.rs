@@ -295,7 +295,7 @@ mod per_char_tests {
         assert_eq!(position(e.clone()), (25, super::NON_ASCII));
         assert_eq!(
             crate::std::string::ToString::to_string(&e),
-            "invalid ulid: a non-ASCII character at position 25 is not allowed (allowed: Crockford base32: 0-9 and A-Z except I, L, O, U, in any case)"
+            "invalid ulid: a non-ASCII character at position 25 is not allowed (allowed: Crockford base32: 0-9 and A-Z except U, in any case (I and L read as 1, O as 0))"
         );
         // 25 characters, 29 bytes: the length, in characters.
         assert!(matches!(

@@ -18,8 +18,8 @@ use crate::text::{IdText, hex_digit, hex_u32};
 
 /// 100 ns ticks between 1582-10-15 (the Gregorian epoch of v1/v6) and 1970-01-01.
 pub const GREGORIAN_OFFSET: u64 = 0x01B2_1DD2_1381_4000;
-const V7_MAX_MS: u64 = (1 << 48) - 1;
-const V1_MAX_TICKS: u64 = (1 << 60) - 1;
+pub(crate) const V7_MAX_MS: u64 = (1 << 48) - 1;
+pub(crate) const V1_MAX_TICKS: u64 = (1 << 60) - 1;
 
 /// A UUID as one big-endian 128-bit integer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -283,6 +283,57 @@ fn parse_hex(text: &[u8], start: usize, hyphens: bool) -> Result<Uuid, ParseErro
 }
 
 crate::text::impl_text_traits!(Uuid);
+
+/// The 64 bits after the time fields: variant, clock sequence, node.
+const LOW_64: u128 = (1 << 64) - 1;
+
+/// Versions built from given bits rather than minted: v8 (RFC 9562 §5.8)
+/// and the v1 <-> v6 reorderings (§5.6: v6 is v1 with its time fields in
+/// the order that sorts). Name-based v3 and v5 are in `name_based`.
+impl Uuid {
+    /// `bits` with the version nibble set to `version` and the variant to `10`.
+    pub(crate) const fn with_version(bits: u128, version: u8) -> Uuid {
+        Uuid(bits & !(0xF << 76 | 0b11 << 62) | (version as u128 & 0xF) << 76 | 0b10 << 62)
+    }
+
+    /// A v8 of 16 bytes of the caller's own layout: its 122 custom bits
+    /// are kept, the version (8) and variant bits are set.
+    pub const fn v8_from_bytes(bytes: [u8; 16]) -> Uuid {
+        Uuid::with_version(u128::from_be_bytes(bytes), 8)
+    }
+
+    /// The v6 of a v1 UUID: the same time, clock sequence and node, time
+    /// fields reordered. Errors unless the version nibble is 1.
+    pub const fn v1_to_v6(&self) -> Result<Uuid, Error> {
+        self.reordered(1, 6)
+    }
+
+    /// The v1 of a v6 UUID (the inverse of [`Uuid::v1_to_v6`]). Errors
+    /// unless the version nibble is 6.
+    pub const fn v6_to_v1(&self) -> Result<Uuid, Error> {
+        self.reordered(6, 1)
+    }
+
+    /// The time of a v`from` rewritten in v`to`'s field order; the low 64
+    /// bits (variant, clock sequence, node) are kept as they are.
+    const fn reordered(&self, from: u8, to: u8) -> Result<Uuid, Error> {
+        let ticks = match self.gregorian_ticks() {
+            Some(t) if self.version() == from => t,
+            _ => {
+                return Err(Error::UuidVersion {
+                    expected: from,
+                    found: self.version(),
+                });
+            }
+        };
+        let time = if to == 6 {
+            Uuid::v6_from_parts(ticks, 0, 0)
+        } else {
+            Uuid::v1_from_parts(ticks, 0, 0)
+        };
+        Ok(Uuid(time.0 & !LOW_64 | self.0 & LOW_64))
+    }
+}
 
 /// A random (v4) UUID.
 #[inline]

@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 
 use rand_core::{Infallible, TryRng};
 use snowmint::Error;
-use snowmint::clock::{Clock, ClockChoice, ManualClock, MonotonicClock};
+use snowmint::clock::{
+    Clock, ClockChoice, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS, FollowingClock, ManualClock,
+    MonotonicClock,
+};
 use snowmint::objectid::ObjectIdGenerator;
 use snowmint::snowflake::{AtomicSnowflake, Layout, OnBackwards, OnExhausted, Snowflake};
 use snowmint::ulid::{self, UlidGenerator};
@@ -601,6 +604,193 @@ fn a_test_clock_fails_instead_of_waiting() {
     assert!(atomic.next().is_ok() && plain.next().is_ok() && borrow.next().is_ok());
 }
 
+/// A claim that must not block (an asynchronous caller's) says until when
+/// instead of waiting, on any clock, and mints once the clock is there.
+#[test]
+fn a_claim_that_must_not_wait_says_how_long_instead() {
+    let clock = ManualClock::new(T);
+    let ids = AtomicSnowflake::new(Layout::TWITTER, 0, &clock).unwrap();
+    let mut plain = Snowflake::new(Layout::TWITTER, 0, &clock).unwrap();
+    let would_wait = |now_ms, until_ms| Err(Error::ClockWouldWait { now_ms, until_ms });
+    let mut out = [0; 16];
+
+    // The sequence used up: until the next tick.
+    assert_eq!(ids.claim(PER_TICK).unwrap().count, PER_TICK);
+    assert_eq!(plain.claim(PER_TICK).unwrap().count, PER_TICK);
+    assert_eq!(ids.try_claim(1), would_wait(T, T + 1));
+    assert_eq!(plain.try_claim(1), would_wait(T, T + 1));
+    let run = ids.claim_into(&mut out, false).unwrap();
+    assert_eq!((run.count, run.wait_ms, run.high_water_ms), (0, 1, T));
+    assert_eq!(out, [0; 16], "nothing written");
+
+    // A step back of 100 ms under 'wait': until the last tick minted.
+    clock.set(T + 100);
+    let last = ids.next().unwrap();
+    clock.set(T);
+    assert_eq!(ids.try_claim(1), would_wait(T, T + 100));
+    assert_eq!(ids.claim_into(&mut out, false).unwrap().wait_ms, 100);
+    clock.set(T + 60);
+    assert_eq!(ids.claim_into(&mut out, false).unwrap().wait_ms, 40);
+    // A step beyond the policy's bound fails as a blocking claim would.
+    clock.set(T + 100 - 2_000);
+    assert_eq!(
+        ids.claim_into(&mut out, false),
+        Err(Error::ClockMovedBackwards {
+            by_ms: 2_000,
+            allowed_ms: 1_000
+        })
+    );
+    // Once the clock is back, it mints after what it minted before.
+    clock.set(T + 100);
+    let run = ids.claim_into(&mut out, false).unwrap();
+    assert_eq!((run.count, run.wait_ms), (16, 0));
+    assert!(out[0] > last && out.windows(2).all(|w| w[0] < w[1]));
+    assert!(plain.try_claim(1).is_ok());
+}
+
+// ------------------------------------------------------------ the default clock
+
+/// The default clock's rule over two manual clocks: a monotonic one that
+/// counts from 0 and a wall clock that starts at `T`.
+struct Machine {
+    mono: ManualClock,
+    wall: ManualClock,
+}
+
+impl Machine {
+    fn new() -> Machine {
+        Machine {
+            mono: ManualClock::new(0),
+            wall: ManualClock::new(T),
+        }
+    }
+
+    /// A generator on the machine's default clock that fails on any step
+    /// back (so a clock that went back would show), and its first ID at `T`.
+    fn generator(&self) -> AtomicSnowflake<FollowingClock<&ManualClock, &ManualClock>> {
+        let ids = AtomicSnowflake::new(
+            Layout::TWITTER,
+            0,
+            FollowingClock::new(&self.mono, &self.wall),
+        )
+        .unwrap()
+        .on_backwards(OnBackwards::Fail);
+        assert_eq!(id_ms(ids.next().unwrap()), T);
+        ids
+    }
+
+    /// Time passes (both clocks move on) `ms` times by 1 ms; the time of the
+    /// ID minted after each step. IDs strictly increase throughout.
+    fn run(&self, ids: &AtomicSnowflake<impl Clock>, ms: u64) -> Vec<u64> {
+        let mut last = 0;
+        (0..ms)
+            .map(|_| {
+                self.mono.advance(1);
+                self.wall.advance(1);
+                let id = ids.next().unwrap();
+                assert!(id > last, "ID {id} after {last}");
+                last = id;
+                id_ms(id)
+            })
+            .collect()
+    }
+}
+
+fn id_ms(id: u64) -> u64 {
+    Layout::TWITTER.decode(id).unwrap().timestamp_ms
+}
+
+/// How many 1 ms steps of `times` pass before an ID's time reads the wall
+/// clock (`wall_at(step)`), or `None` if none does.
+fn steps_to_follow(times: &[u64], wall_at: impl Fn(u64) -> u64) -> Option<u64> {
+    (0..times.len() as u64).find(|&i| times[i as usize] >= wall_at(i + 1))
+}
+
+#[test]
+fn the_default_clock_follows_a_wall_clock_stepped_forward() {
+    let m = Machine::new();
+    let ids = m.generator();
+    m.run(&ids, 30);
+    let wall = m.wall.now_ms() + 5 * 60_000;
+    m.wall.set(wall);
+    let times = m.run(&ids, 2 * FOLLOW_CHECK_MS);
+    let n = steps_to_follow(&times, |i| wall + i).expect("never followed");
+    assert!(n < FOLLOW_CHECK_MS, "followed after {n} ms");
+    // From then on, the IDs' time is the wall clock's.
+    assert_eq!(times.last(), Some(&(wall + 2 * FOLLOW_CHECK_MS)));
+}
+
+#[test]
+fn the_default_clock_holds_when_the_wall_clock_steps_back_then_follows_again() {
+    let m = Machine::new();
+    let ids = m.generator();
+    m.wall.step_back(HOUR);
+    // A second of IDs: on the monotonic clock's pace, an hour ahead of the wall.
+    let times = m.run(&ids, 1_000);
+    assert_eq!(times, (1..=1_000).map(|i| T + i).collect::<Vec<_>>());
+    // The wall clock catches up in a jump to 5 s past the IDs: they follow.
+    let wall = T + 1_000 + 5_000;
+    m.wall.set(wall);
+    let times = m.run(&ids, 2 * FOLLOW_CHECK_MS);
+    let n = steps_to_follow(&times, |i| wall + i).expect("never followed");
+    assert!(n < FOLLOW_CHECK_MS, "followed after {n} ms");
+    // The wall clock set back by less than the IDs are ahead: still no step back.
+    m.wall.set(wall);
+    m.run(&ids, 2 * FOLLOW_CHECK_MS);
+}
+
+#[test]
+fn the_default_clock_follows_after_a_machine_wakes_up() {
+    // Monotonic time that did not count the sleep: the wall clock alone moves on.
+    for (sleep, checks) in [(30 * 60_000, 1), (10 * HOUR, 10)] {
+        let m = Machine::new();
+        let ids = m.generator();
+        m.run(&ids, 500);
+        m.wall.advance(sleep);
+        let times = m.run(&ids, (checks + 1) * FOLLOW_CHECK_MS);
+        let wall_at = |i| T + 500 + sleep + i;
+        let n = steps_to_follow(&times, wall_at).expect("never followed");
+        assert!(
+            n < checks * FOLLOW_CHECK_MS,
+            "{sleep} ms: followed after {n} ms"
+        );
+        // No reading jumps by more than the bound.
+        let jump = times.windows(2).map(|w| w[1] - w[0]).max().unwrap();
+        assert!(jump <= FOLLOW_MAX_JUMP_MS + 1, "a jump of {jump} ms");
+    }
+}
+
+#[test]
+fn the_default_clock_is_shared_and_never_goes_back_across_threads() {
+    // Threads reading one clock while another thread moves its wall clock
+    // both ways: each thread's readings never decrease.
+    let m = Machine::new();
+    let clock = FollowingClock::new(&m.mono, &m.wall);
+    let done = AtomicBool::new(false);
+    thread::scope(|s| {
+        for _ in 0..THREADS {
+            s.spawn(|| {
+                let mut last = 0;
+                while !done.load(SeqCst) {
+                    let now = clock.now_ms();
+                    assert!(now >= last, "{now} after {last}");
+                    last = now;
+                }
+            });
+        }
+        for i in 0..20_000u64 {
+            m.mono.advance(1);
+            match i % 4 {
+                0 => m.wall.advance(7),
+                1 => m.wall.step_back(HOUR),
+                2 => m.wall.advance(HOUR + 3),
+                _ => m.wall.step_back(2),
+            }
+        }
+        done.store(true, SeqCst);
+    });
+}
+
 // ------------------------------------------------------------ ULID, UUID, ObjectId
 
 /// Deterministic randomness for the generators.
@@ -774,4 +964,42 @@ fn a_resume_bound_past_the_layout_is_an_error_naming_it() {
         ids.resume_after(last - 1).is_ok(),
         "the last tick is still free"
     );
+}
+
+// ------------------------------------------------------------ 64-bit layouts
+
+#[test]
+fn discord_mints_past_the_sign_bit_up_to_the_last_id() {
+    // 2084-09-06: Discord's tick 2^41, the first IDs >= 2^63.
+    let first_unsigned = Layout::DISCORD.epoch_ms() + (1 << 41);
+    let clock = ManualClock::new(first_unsigned);
+    let ids = AtomicSnowflake::new(Layout::DISCORD, 0, &clock).unwrap();
+    assert_eq!(ids.next(), Ok(1 << 63));
+    assert_eq!(ids.decode(1 << 63).unwrap().timestamp_ms, first_unsigned);
+    // The last tick, the last worker: its IDs end at 2^64 - 1, then time overflows.
+    clock.set(Layout::DISCORD.max_ms());
+    let last = AtomicSnowflake::new(Layout::DISCORD, 1023, &clock).unwrap();
+    let mut batch = vec![0; 4096];
+    last.next_batch(&mut batch).unwrap();
+    assert_eq!(batch[4095], u64::MAX);
+    clock.advance(1);
+    assert!(matches!(last.next(), Err(Error::TimeOverflow { .. })));
+}
+
+#[test]
+fn mastodon_mints_its_layout_and_never_wraps_its_state() {
+    let clock = ManualClock::new(T);
+    let ids = Snowflake::new(Layout::MASTODON, 0, &clock).unwrap();
+    let mut s = ids;
+    let id = s.next().unwrap();
+    assert_eq!((id >> 16, id & 0xFFFF), (T, 0));
+    // The last millisecond fills the state's 64 bits: every slot but the
+    // last is minted, then a typed error instead of a wrapped state.
+    clock.set(Layout::MASTODON.max_ms());
+    let mut s = Snowflake::new(Layout::MASTODON, 0, &clock).unwrap();
+    let mut batch = vec![0; 65535];
+    s.next_batch(&mut batch).unwrap();
+    assert_eq!(batch[65534], u64::MAX - 1);
+    assert!(matches!(s.next(), Err(Error::TimeOverflow { .. })));
+    assert!(matches!(s.next(), Err(Error::TimeOverflow { .. })));
 }

@@ -253,3 +253,189 @@ proptest! {
         let _ = ObjectId::parse_bytes(&bytes);
     }
 }
+
+/// What happens to a machine between two readings of its default clock.
+#[derive(Debug, Clone)]
+enum Moment {
+    /// Time passes: both clocks move on.
+    Passes(u64),
+    /// The machine sleeps: only the wall clock moves on.
+    Sleeps(u64),
+    /// The wall clock is stepped forward or back.
+    WallForward(u64),
+    WallBack(u64),
+}
+
+fn moments() -> impl Strategy<Value = Vec<Moment>> {
+    let hours = 0..3 * 3_600_000u64;
+    proptest::collection::vec(
+        prop_oneof![
+            (0..300u64).prop_map(Moment::Passes),
+            hours.clone().prop_map(Moment::Sleeps),
+            hours.clone().prop_map(Moment::WallForward),
+            hours.prop_map(Moment::WallBack),
+        ],
+        1..60,
+    )
+}
+
+proptest! {
+    /// The default clock's rule, for any history: it never goes back, never
+    /// runs ahead of the furthest the wall clock has been ahead of the
+    /// monotonic one, and once a check interval has passed it reads the wall
+    /// clock or has stepped the largest jump towards it.
+    #[test]
+    fn the_default_clock_follows_forward_within_its_bounds(history in moments()) {
+        use snowmint::clock::{Clock, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS, FollowingClock, ManualClock};
+        let (mono, wall) = (ManualClock::new(0), ManualClock::new(1_700_000_000_000));
+        let clock = FollowingClock::new(&mono, &wall);
+        let mut last = clock.now_ms();
+        prop_assert_eq!(last, wall.now_ms());
+        let mut lead = wall.now_ms();
+        for moment in history {
+            let since = match moment {
+                Moment::Passes(ms) => {
+                    mono.advance(ms);
+                    wall.advance(ms);
+                    ms
+                }
+                Moment::Sleeps(ms) => {
+                    wall.advance(ms);
+                    0
+                }
+                Moment::WallForward(ms) => {
+                    wall.advance(ms);
+                    0
+                }
+                Moment::WallBack(ms) => {
+                    wall.step_back(ms);
+                    0
+                }
+            };
+            let now = clock.now_ms();
+            lead = lead.max(wall.now_ms() - mono.now_ms());
+            prop_assert!(now >= last, "went back from {} to {}", last, now);
+            prop_assert!(now <= mono.now_ms() + lead, "ahead of every wall reading");
+            if since >= FOLLOW_CHECK_MS {
+                let reach = last + since + FOLLOW_MAX_JUMP_MS;
+                prop_assert!(now >= wall.now_ms().min(reach), "{} behind the wall clock {}", now, wall.now_ms());
+            }
+            last = now;
+        }
+    }
+}
+
+/// Every kind with a byte form, for the byte round trips.
+const BYTE_KINDS: [Kind; 6] = [
+    Kind::Snowflake,
+    Kind::Ulid,
+    Kind::Uuid,
+    Kind::Ksuid,
+    Kind::ObjectId,
+    Kind::TypeId,
+];
+
+proptest! {
+    #[test]
+    fn bytes_round_trip_through_text_in_either_order(
+        bytes in proptest::collection::vec(any::<u8>(), 20),
+        which in 0..BYTE_KINDS.len(),
+        guid in any::<bool>(),
+    ) {
+        use snowmint::bytes::ByteOrder;
+        let kind = BYTE_KINDS[which];
+        let order = if guid && matches!(kind, Kind::Ulid | Kind::Uuid | Kind::TypeId) {
+            ByteOrder::Guid
+        } else {
+            ByteOrder::BigEndian
+        };
+        let len = [8, 16, 16, 20, 12, 16][which];
+        let id = Id::from_bytes(&bytes[..len], kind, order, "t").unwrap();
+        prop_assert_eq!(&*id.to_bytes(order).unwrap(), &bytes[..len]);
+        // Through the canonical text and back (a Snowflake with the top bit
+        // set has no text form under the default 63-bit rule).
+        if let Ok(again) = Id::parse(&id.to_text(), Some(kind)) {
+            prop_assert_eq!(again, id);
+        } else {
+            prop_assert!(kind == Kind::Snowflake && bytes[0] >= 0x80);
+        }
+    }
+
+    #[test]
+    fn from_bytes_never_panics(
+        bytes in proptest::collection::vec(any::<u8>(), 0..24),
+        which in 0..Kind::ALL.len(),
+        guid in any::<bool>(),
+    ) {
+        use snowmint::bytes::ByteOrder;
+        let order = if guid { ByteOrder::Guid } else { ByteOrder::BigEndian };
+        let _ = Id::from_bytes(&bytes, Kind::ALL[which], order, "");
+    }
+
+    #[test]
+    fn v1_and_v6_convert_into_each_other(ticks in 0u64..1 << 60, seq in any::<u16>(), node in any::<u64>()) {
+        let v1 = Uuid::v1_from_parts(ticks, seq, node);
+        let v6 = Uuid::v6_from_parts(ticks, seq, node);
+        prop_assert_eq!(v1.v1_to_v6(), Ok(v6));
+        prop_assert_eq!(v6.v6_to_v1(), Ok(v1));
+        prop_assert_eq!(v6.gregorian_ticks(), Some(ticks));
+    }
+
+    #[test]
+    fn v8_keeps_the_122_custom_bits(bits in any::<u128>()) {
+        let u = Uuid::v8_from_bytes(bits.to_be_bytes());
+        prop_assert_eq!((u.version(), u.is_rfc_variant()), (8, true));
+        let custom = !(0xF << 76 | 0b11 << 62);
+        prop_assert_eq!(u.0 & custom, bits & custom);
+    }
+
+    #[test]
+    fn canonical_text_is_strictly_valid(v in any::<u128>(), which in 1..BYTE_KINDS.len()) {
+        use snowmint::validate::Validation;
+        let kind = BYTE_KINDS[which];
+        let len = [8, 16, 16, 20, 12, 16][which];
+        let mut bytes = [0u8; 20];
+        bytes[..16].copy_from_slice(&v.to_be_bytes());
+        let id = Id::from_bytes(&bytes[..len], kind, snowmint::bytes::ByteOrder::BigEndian, "t").unwrap();
+        let strict = Validation { kind: Some(kind), ..Validation::default() };
+        // A UUID must also have an RFC version and variant.
+        let rfc = !matches!(id, Id::Uuid(u) if !((1..=8).contains(&u.version()) && u.is_rfc_variant()));
+        prop_assert_eq!(strict.accepts(&id.to_text()), rfc);
+    }
+}
+
+proptest! {
+    /// Every ID minted for a time lies within that time's bounds, sorts by
+    /// time against its neighbours' bounds in text and by `Id::compare`,
+    /// and decodes to that time (at the kind's resolution).
+    #[test]
+    fn ids_at_a_time_lie_within_its_bounds(ms in 1_400_000_000_000u64..4_000_000_000_000, random: u128, kind in 0usize..7) {
+        use snowmint::at::{Pick, TimedKind};
+        let kind = TimedKind::ALL[kind];
+        let text = |ms, pick| kind.text_at(ms, pick, random, "p").unwrap().to_string();
+        let id = text(ms, Pick::Any);
+        let parsed = Id::parse(&id, None).unwrap();
+        let unit = if matches!(kind, TimedKind::Ksuid | TimedKind::ObjectId) { 1000 } else { 1 };
+        let decoded = parsed.fields().timestamp_ms.unwrap() as u64;
+        prop_assert_eq!(decoded, ms / unit * unit);
+        if kind != TimedKind::UuidV1 {
+            let (min, max) = (text(ms, Pick::Min), text(ms, Pick::Max));
+            prop_assert!(min <= id && id <= max);
+            prop_assert!(max < text(ms + unit, Pick::Min));
+            let order = |a: &str, b: &str| Id::parse(a, None).unwrap().compare(&Id::parse(b, None).unwrap()).unwrap();
+            prop_assert!(order(&min, &id).is_le() && order(&id, &max).is_le());
+        }
+    }
+
+    /// A Snowflake for a time: its fields decode back, within the tick's bounds.
+    #[test]
+    fn snowflakes_at_a_time_decode_back(offset in 0u64..(1 << 41), worker in 0u64..1024, sequence in 0u64..4096, preset in 0usize..5) {
+        let layout = snowflake::Preset::ALL[preset].layout();
+        let ms = layout.epoch_ms() + (offset & layout.max_tick()) * u64::from(layout.unit_ms());
+        let (worker, sequence) = (worker & layout.max_worker(), sequence & layout.max_sequence());
+        let id = layout.id_at(ms, worker, sequence).unwrap();
+        let p = layout.decode(id).unwrap();
+        prop_assert_eq!((p.timestamp_ms, p.worker_id, p.sequence), (ms, worker, sequence));
+        prop_assert!(layout.min_id_at(ms).unwrap() <= id && id <= layout.max_id_at(ms).unwrap());
+    }
+}

@@ -7,12 +7,14 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use snowmint::base32;
+use snowmint::bytes::ByteOrder;
 use snowmint::ksuid::Ksuid;
 use snowmint::objectid::ObjectId;
 use snowmint::snowflake::{self, FieldOrder, Layout, Preset};
 use snowmint::typeid::TypeId;
 use snowmint::ulid::Ulid;
 use snowmint::uuid::Uuid;
+use snowmint::validate::Validation;
 use snowmint::{Id, Kind, ParseError};
 
 fn dir() -> PathBuf {
@@ -136,7 +138,11 @@ fn check_detect(name: &str, text: &str, id: Id) {
 
 #[test]
 fn every_vector_file_is_checked() {
-    const CHECKED: [&str; 10] = [
+    const CHECKED: [&str; 14] = [
+        "bytes.json",
+        "valid.json",
+        "bounds.json",
+        "compare.json",
         "human.json",
         "invalid.json",
         "ksuid.json",
@@ -418,6 +424,7 @@ fn error_kind(e: &ParseError) -> (&'static str, Option<usize>) {
         ParseError::Overflow { .. } => ("overflow", None),
         ParseError::Prefix { .. } => ("prefix", None),
         ParseError::UnknownKind { .. } => ("unknown_kind", None),
+        ParseError::ByteLength { .. } => ("byte_length", None),
     }
 }
 
@@ -426,7 +433,16 @@ fn invalid_vectors() {
     for (name, v) in load("invalid.json") {
         let input = str(&v, "input");
         let kind = kind_of(&v);
-        let err = match Id::parse(input, kind) {
+        // With a preset, the value parses but does not fit that layout.
+        let parsed = Id::parse(input, kind).and_then(|id| match (id, opt_str(&v, "preset")) {
+            (Id::Snowflake(value), Some(p)) => Preset::from_name(p)
+                .unwrap()
+                .layout()
+                .check_id(value)
+                .map(Id::Snowflake),
+            (id, _) => Ok(id),
+        });
+        let err = match parsed {
             Ok(id) => panic!("{name}: {input:?} parsed as {id:?}"),
             Err(e) => e,
         };
@@ -434,6 +450,72 @@ fn invalid_vectors() {
         assert_eq!(error_kind(&err), want, "{name}: {input:?} gave {err}");
         // The message is a sentence, never empty.
         assert!(err.to_string().len() > 10, "{name}");
+    }
+}
+
+#[test]
+fn bound_vectors() {
+    use snowmint::at::{Pick, TimedKind};
+    use snowmint::snowflake::Spec;
+    for (name, v) in load("bounds.json") {
+        let ms = num(&v, "timestamp_ms");
+        assert_eq!(iso(ms as i64), str(&v, "iso"), "{name}");
+        let (min, max) = match str(&v, "kind") {
+            "snowflake" => {
+                let layout = Preset::from_name(str(&v, "preset")).unwrap().layout();
+                let spec = Spec {
+                    worker_id: 0,
+                    worker_parts: None,
+                    preset: Preset::from_name(str(&v, "preset")).unwrap(),
+                    custom: None,
+                    epoch_ms: None,
+                    on_backwards: Default::default(),
+                    on_exhausted: Default::default(),
+                    resume_after_ms: None,
+                };
+                assert_eq!(spec.id_at(ms, Pick::Min, 0), layout.min_id_at(ms), "{name}");
+                let (min, max) = (layout.min_id_at(ms).unwrap(), layout.max_id_at(ms).unwrap());
+                // Every worker and sequence of the tick lies within.
+                let any = layout.id_at(ms, layout.max_worker() / 3, layout.max_sequence() / 2);
+                assert!((min..=max).contains(&any.unwrap()), "{name}");
+                (min.to_string(), max.to_string())
+            }
+            kind => {
+                let kind = TimedKind::from_name(kind).unwrap();
+                let prefix = opt_str(&v, "prefix").unwrap_or("");
+                let text = |pick| {
+                    kind.text_at(ms, pick, 0x5555 << 60, prefix)
+                        .unwrap()
+                        .to_string()
+                };
+                let any = text(Pick::Any);
+                assert!(text(Pick::Min) <= any && any <= text(Pick::Max), "{name}");
+                (text(Pick::Min), text(Pick::Max))
+            }
+        };
+        assert_eq!(
+            (min.as_str(), max.as_str()),
+            (str(&v, "min"), str(&v, "max")),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn compare_vectors() {
+    for (name, v) in load("compare.json") {
+        let got = Id::compare_texts(str(&v, "a"), str(&v, "b"));
+        match v["result"].as_i64() {
+            Some(want) => assert_eq!(got.map(i64::from), Ok(want), "{name}"),
+            None => assert_eq!(
+                got.map_err(|e| e.code()),
+                Err("ERR_INVALID_ARG_VALUE"),
+                "{name}"
+            ),
+        }
+        // Swapped, the order flips.
+        let back = Id::compare_texts(str(&v, "b"), str(&v, "a"));
+        assert_eq!(back.ok(), v["result"].as_i64().map(|r| -r as i8), "{name}");
     }
 }
 
@@ -466,6 +548,74 @@ fn typeid_conformance_invalid() {
             str(&v, "description")
         );
         assert!(Id::parse(text, Some(Kind::TypeId)).is_err(), "{name}");
+    }
+}
+
+#[test]
+fn uuid_v3_v5_v8_and_v1_v6_reordering() {
+    let mut seen = [0; 3];
+    for (name, v) in load("uuid.json") {
+        let u = Uuid::parse(str(&v, "text")).unwrap();
+        if let Some(nb) = v.get("name_based") {
+            let namespace = Uuid::NAMESPACES
+                .iter()
+                .find(|(n, _)| *n == str(nb, "namespace"))
+                .map(|(_, ns)| *ns)
+                .unwrap();
+            let make = if u.version() == 3 { Uuid::v3 } else { Uuid::v5 };
+            assert_eq!(make(namespace, str(nb, "name").as_bytes()), u, "{name}");
+            seen[0] += 1;
+        }
+        if let Some(input) = opt_str(&v, "v8_input") {
+            assert_eq!(Uuid::v8_from_bytes(unhex::<16>(input)), u, "{name}");
+            assert_eq!(Uuid::v8_from_bytes(u.to_bytes()), u, "{name}: idempotent");
+            seen[1] += 1;
+        }
+        if let Some(other) = opt_str(&v, "reordered") {
+            let other = Uuid::parse(other).unwrap();
+            let (to, back) = match u.version() {
+                1 => (u.v1_to_v6(), other.v6_to_v1()),
+                _ => (u.v6_to_v1(), other.v1_to_v6()),
+            };
+            assert_eq!((to, back), (Ok(other), Ok(u)), "{name}");
+            seen[2] += 1;
+        }
+        if !matches!(u.version(), 1 | 6) {
+            assert!(u.v1_to_v6().is_err() && u.v6_to_v1().is_err(), "{name}");
+        }
+    }
+    assert_eq!(seen, [2, 2, 2], "v3/v5, v8 and v1/v6 vectors");
+}
+
+#[test]
+fn byte_vectors() {
+    for (name, v) in load("bytes.json") {
+        let kind = kind_of(&v).unwrap();
+        let id = Id::parse(str(&v, "text"), Some(kind)).unwrap();
+        let bytes = id.to_bytes(ByteOrder::BigEndian).unwrap();
+        assert_eq!(hex(&bytes), str(&v, "hex"), "{name}");
+        let prefix = opt_str(&v, "prefix").unwrap_or("");
+        let back = Id::from_bytes(&bytes, kind, ByteOrder::BigEndian, prefix).unwrap();
+        assert_eq!(&*back.to_text(), str(&v, "text"), "{name}");
+        if let Some(guid) = opt_str(&v, "guid_hex") {
+            let g = id.to_bytes(ByteOrder::Guid).unwrap();
+            assert_eq!(hex(&g), guid, "{name}: GUID order");
+            assert_eq!(
+                Id::from_bytes(&g, kind, ByteOrder::Guid, ""),
+                Ok(id),
+                "{name}"
+            );
+        }
+        // One byte short or long: a length error naming the kind.
+        for len in [bytes.len() - 1, bytes.len() + 1] {
+            let wrong = vec![0u8; len];
+            match Id::from_bytes(&wrong, kind, ByteOrder::BigEndian, prefix) {
+                Err(snowmint::Error::Parse(ParseError::ByteLength { kind: k, found, .. })) => {
+                    assert_eq!((k, found), (kind, len), "{name}")
+                }
+                other => panic!("{name}: {len} bytes gave {other:?}"),
+            }
+        }
     }
 }
 
@@ -549,5 +699,26 @@ fn sequence_vectors() {
                 op => panic!("unknown step {op}"),
             }
         }
+    }
+}
+
+#[test]
+fn validity_vectors() {
+    for (name, v) in load("valid.json") {
+        let rules = Validation {
+            kind: kind_of(&v),
+            lenient: false,
+            preset: opt_str(&v, "preset").map(|p| Preset::from_name(p).unwrap()),
+            uuid_version: v["version"].as_u64().map(|n| n as u8),
+        };
+        let input = str(&v, "input");
+        let strict = v["strict"].as_bool().unwrap();
+        let lenient = v["lenient"].as_bool().unwrap();
+        assert_eq!(rules.accepts(input), strict, "{name}: strict");
+        let rules = Validation {
+            lenient: true,
+            ..rules
+        };
+        assert_eq!(rules.accepts(input), lenient, "{name}: lenient");
     }
 }

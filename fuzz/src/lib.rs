@@ -5,18 +5,28 @@
 //! to the same value.
 
 use snowmint::base32;
+use snowmint::bytes::ByteOrder;
 use snowmint::ksuid::Ksuid;
 use snowmint::objectid::ObjectId;
 use snowmint::snowflake;
 use snowmint::typeid::TypeId;
 use snowmint::ulid::Ulid;
 use snowmint::uuid::Uuid;
+use snowmint::validate::Validation;
 use snowmint::{Id, Kind};
 
-/// ULIDs are case-insensitive, nothing else.
+/// ULIDs are case-insensitive and read Crockford's aliases (I, L as 1; O as 0).
 pub fn ulid(data: &[u8]) {
     if let Ok(u) = Ulid::parse_bytes(data) {
-        assert!(u.to_text().as_bytes().eq_ignore_ascii_case(data));
+        let normalized: Vec<u8> = data
+            .iter()
+            .map(|c| match c.to_ascii_uppercase() {
+                b'I' | b'L' => b'1',
+                b'O' => b'0',
+                c => c,
+            })
+            .collect();
+        assert_eq!(u.to_text().as_bytes(), normalized);
         assert_eq!(Ulid::parse(&u.to_text()), Ok(u));
     }
 }
@@ -116,5 +126,76 @@ pub fn any_id(data: &[u8]) {
             Id::TypeId(t) => t.to_text().to_string(),
         };
         assert_eq!(Id::parse(&canonical, Some(id.kind())), Ok(id));
+    }
+}
+
+/// `Id::from_bytes` with the kind and byte order from the first byte: what
+/// it accepts writes back to the same bytes.
+pub fn bytes(data: &[u8]) {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let kind = Kind::ALL[usize::from(selector) % Kind::ALL.len()];
+    let order = if selector & 0x80 != 0 {
+        ByteOrder::Guid
+    } else {
+        ByteOrder::BigEndian
+    };
+    if let Ok(id) = Id::from_bytes(rest, kind, order, "p") {
+        assert_eq!(id.kind(), kind);
+        assert_eq!(&*id.to_bytes(order).unwrap(), rest);
+    }
+}
+
+/// `Validation::accepts`, rules from the first byte: never panics; a
+/// strictly valid text is its ID's canonical text, and lenient accepts it too.
+pub fn validate(data: &[u8]) {
+    let Some((&selector, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = core::str::from_utf8(rest) else {
+        return;
+    };
+    let strict = Validation {
+        kind: Kind::ALL.get(usize::from(selector & 7)).copied(),
+        lenient: false,
+        preset: None,
+        uuid_version: (selector & 0x10 != 0).then_some(selector >> 5),
+    };
+    let lenient = Validation {
+        lenient: true,
+        ..strict
+    };
+    let (s, l) = (strict.accepts(text), lenient.accepts(text));
+    assert!(!s || l, "strict accepted what lenient refused: {text:?}");
+    if s && strict.kind != Some(Kind::Human) {
+        let id = Id::parse(text, strict.kind).unwrap();
+        assert_eq!(&*id.to_text(), text);
+    }
+}
+
+/// A lease's lock file (snowmint-lease): what it accepts as a bound is the
+/// number its first line spells, and the text written for what it read
+/// reads back the same.
+pub fn lock_file(data: &[u8]) {
+    use snowmint_lease::{format_lock_file, parse_lock_file};
+    if let Some((bound, report)) = parse_lock_file(data) {
+        let first = core::str::from_utf8(data)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim();
+        let digits = first.trim_start_matches('+').trim_start_matches('0');
+        assert_eq!(
+            bound.to_string(),
+            if digits.is_empty() { "0" } else { digits }
+        );
+        let report = report.unwrap_or(0);
+        let text = format_lock_file(bound, report);
+        assert_eq!(
+            parse_lock_file(text.as_bytes()),
+            Some((bound, Some(report)))
+        );
     }
 }

@@ -13,13 +13,15 @@ use std::sync::{Arc, RwLock};
 use napi::Either;
 use napi::bindgen_prelude::{BigInt, BigUint64ArraySlice, Float64ArraySlice, Null};
 use napi_derive::napi;
+use snowmint::at::{Pick, TimedKind, new_text_at};
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{
-    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Spec,
+    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Run, Spec,
 };
 use snowmint::{Error as CoreError, Id, Kind, TextKind};
 
 // Public: the test build registers no napi exports, so private ones would be dead code.
+pub mod convert;
 pub mod lease;
 pub mod sequence;
 
@@ -46,6 +48,9 @@ pub struct LayoutSpec {
 #[napi(object, object_to_js = false)]
 pub struct SnowflakeSpec {
     pub worker_id: f64,
+    /// The worker ID as a preset's named parts `[high, low]` (Twitter's
+    /// datacenter and worker); replaces `worker_id` (core `Spec::worker_id`).
+    pub worker_parts: Option<Vec<f64>>,
     pub preset: String,
     pub layout: Option<LayoutSpec>,
     pub epoch: Option<f64>,
@@ -92,6 +97,10 @@ fn spec_of(spec: &SnowflakeSpec) -> std::result::Result<Spec, CoreError> {
     };
     Ok(Spec {
         worker_id: spec.worker_id as u64,
+        worker_parts: spec
+            .worker_parts
+            .as_deref()
+            .map(|p| (p[0] as u64, p[1] as u64)),
         preset: Preset::from_name(&spec.preset)?,
         custom,
         epoch_ms: spec.epoch.map(|ms| ms as u64),
@@ -168,11 +177,12 @@ impl SnowflakeHandle {
 }
 
 /// Writes what a run reports into `timing` (see backend.d.ts).
-fn report(timing: &mut [f64], fresh_ms: f64, high_water_ms: Option<u64>, generation: u32) {
+fn report(timing: &mut [f64], run: &Run, high_water_ms: Option<u64>, generation: u32) {
     let values = [
-        fresh_ms,
+        run.fresh_ms,
         high_water_ms.map_or(f64::NAN, |ms| ms as f64),
         generation.into(),
+        run.wait_ms as f64,
     ];
     for (t, v) in timing.iter_mut().zip(values) {
         *t = v;
@@ -181,20 +191,22 @@ fn report(timing: &mut [f64], fresh_ms: f64, high_water_ms: Option<u64>, generat
 
 #[napi]
 impl SnowflakeHandle {
-    /// One claim (at most one tick, at most `max` IDs) into `out`; see backend.d.ts.
+    /// One claim (at most one tick, at most `max` IDs) into `out`, waiting
+    /// where the generator must unless `wait` is false; see backend.d.ts.
     #[napi(catch_unwind)]
     pub fn fill(
         &self,
         mut out: BigUint64ArraySlice<'_>,
         max: u32,
         mut timing: Float64ArraySlice<'_>,
+        wait: bool,
     ) -> Result<u32> {
         // SAFETY: the JS thread is blocked in this call; api.js does not share these arrays.
         let (out, timing) = unsafe { (out.as_mut(), timing.as_mut()) };
         let len = out.len().min(max as usize);
         self.with(|g, generation| {
-            let run = g.claim_into(&mut out[..len]).map_err(core_err)?;
-            report(timing, run.fresh_ms, Some(run.high_water_ms), generation);
+            let run = g.claim_into(&mut out[..len], wait).map_err(core_err)?;
+            report(timing, &run, Some(run.high_water_ms), generation);
             Ok(run.count as u32)
         })
     }
@@ -211,7 +223,7 @@ impl SnowflakeHandle {
         let (out, timing) = unsafe { (out.as_mut(), timing.as_mut()) };
         self.with(|g, generation| {
             g.next_batch(out).map_err(core_err)?;
-            report(timing, 0.0, g.high_water_ms(), generation);
+            report(timing, &Run::default(), g.high_water_ms(), generation);
             Ok(())
         })
     }
@@ -425,4 +437,60 @@ pub fn from_human(text: String) -> Result<Either<BigInt, String>> {
             ));
         }
     })
+}
+
+// --- IDs at a given time, range bounds, comparison (core `at`, `Id::compare`)
+
+/// A JS `bound` (`undefined`: an ID of the time; false: the smallest; true: the largest).
+fn pick(bound: Option<bool>) -> Pick {
+    match bound {
+        None => Pick::Any,
+        Some(false) => Pick::Min,
+        Some(true) => Pick::Max,
+    }
+}
+
+/// An ID of a timed kind at Unix ms `ms` (fresh random bits), or the
+/// smallest or largest of that time; `prefix` for a TypeID.
+#[napi(catch_unwind)]
+pub fn text_at(
+    kind: String,
+    ms: f64,
+    bound: Option<bool>,
+    prefix: Option<String>,
+) -> Result<String> {
+    let kind = TimedKind::from_name(&kind).map_err(core_err)?;
+    let text = new_text_at(
+        kind,
+        ms as u64,
+        pick(bound),
+        prefix.as_deref().unwrap_or(""),
+    );
+    Ok(text.map_err(core_err)?.to_string())
+}
+
+/// The Snowflake of a spec at Unix ms `ms` with `sequence`, or the
+/// smallest or largest of the tick.
+#[napi(catch_unwind)]
+pub fn snowflake_at(
+    spec: SnowflakeSpec,
+    ms: f64,
+    bound: Option<bool>,
+    sequence: f64,
+) -> Result<BigInt> {
+    let id = spec_of(&spec).and_then(|s| s.id_at(ms as u64, pick(bound), sequence as u64));
+    Ok(BigInt::from(id.map_err(core_err)?))
+}
+
+/// A decimal Snowflake that fits a layout `bits` (63 or 64) wide.
+#[napi(catch_unwind)]
+pub fn snowflake_check(text: String, bits: u32) -> Result<BigInt> {
+    let value = snowmint::snowflake::parse_decimal_of_width(&text, bits.min(64) as u8);
+    Ok(BigInt::from(value.map_err(core_err)?))
+}
+
+/// -1, 0 or 1: how ID text `a` sorts against `b` (same kind).
+#[napi(catch_unwind)]
+pub fn compare_ids(a: String, b: String) -> Result<i32> {
+    Ok(Id::compare_texts(&a, &b).map_err(core_err)?.into())
 }

@@ -17,7 +17,9 @@
 import { ArgumentError } from './errors.js';
 import { call, checkOptions, deepFreeze, describe, oneOf, stringArg, typeError } from './api/checks.js';
 import { fromRaw, snowflakeDecoder as decodeSnowflake } from './api/decode.js';
+import { createConvert } from './api/convert.js';
 import { createOptions } from './api/options.js';
+import { createAt } from './api/at.js';
 import { createSources } from './api/sources.js';
 
 /**
@@ -29,6 +31,7 @@ export const API_NAMES = Object.freeze([
   'nextId',
   'nextIdString',
   'nextIds',
+  'nextIdAsync',
   'configure',
   'Snowflake',
   'TestClock',
@@ -47,6 +50,21 @@ export const API_NAMES = Object.freeze([
   'uuidVersion',
   'toHuman',
   'fromHuman',
+  // Validation, bytes, UUIDs from given bits (api/convert.js).
+  'isValid',
+  'toBytes',
+  'fromBytes',
+  'uuidv3',
+  'uuidv5',
+  'uuidv8',
+  'uuidv1ToV6',
+  'uuidv6ToV1',
+  'NAMESPACES',
+  'minId',
+  'maxId',
+  'compare',
+  'NIL',
+  'MAX',
   'presets',
   'constants',
   'backendName',
@@ -71,6 +89,7 @@ export function createApi(backend, host = {}) {
     margin: host.clockMarginMs ?? 0,
     C,
   });
+  const at = createAt(backend, { toSpec, idText: (id) => (typeof id === 'bigint' || typeof id === 'string' ? String(id) : throwIdType(id)) });
   /** Reads a Snowflake of `layout` in JavaScript (api/decode.js). */
   const snowflakeDecoder = (layout, preset) => decodeSnowflake(backend, layout, preset);
 
@@ -111,8 +130,9 @@ export function createApi(backend, host = {}) {
   /** Configures the process-wide default generator (every worker thread shares it); unset options fall back to the host's defaults. */
   function configure(options) {
     const given = checkOptions('configure() options', options, SNOWFLAKE_OPTIONS);
-    // An explicit lease wins over SNOWMINT_WORKER_ID.
-    const defaults = given.lease === undefined ? host.defaultOptions?.() : undefined;
+    // An explicit lease or worker parts win over SNOWMINT_WORKER_ID.
+    const explicit = given.lease !== undefined || C.workerParts.some((k) => given[k] !== undefined);
+    const defaults = explicit ? undefined : host.defaultOptions?.();
     installDefault({ ...defaults, ...given }, 'configure() options', false);
   }
 
@@ -128,12 +148,19 @@ export function createApi(backend, host = {}) {
     return (def ?? initDefault()).batch(count);
   }
 
+  /** nextId() that waits on a timer, not the thread, where the generator must wait. */
+  async function nextIdAsync() {
+    return (def ?? initDefault()).nextAsync();
+  }
+
   class Snowflake {
     #src;
     #decode;
+    #spec;
     /** A generator of its own (options as for configure()). */
     constructor(options) {
       const { spec, clockHandle, lease } = toSpec(options);
+      this.#spec = () => leased(spec, lease);
       this.#src = new IdSource(() => call(() => backend.snowflakeNew(leased(spec, lease), clockHandle)), lease);
       this.#decode = snowflakeDecoder(this.#src.layout, spec.layout ? undefined : spec.preset);
       this.layout = this.#src.layout;
@@ -145,11 +172,19 @@ export function createApi(backend, host = {}) {
     next() {
       return this.#src.next();
     }
+    /** next() that waits on a timer, not the thread, where the generator must wait. */
+    async nextAsync() {
+      return this.#src.nextAsync();
+    }
     nextString() {
       return this.#src.next().toString();
     }
     nextBatch(count) {
       return this.#src.batch(count);
+    }
+    /** The ID of this generator's worker at `time` with `options.sequence` (default 0): not part of its monotonic stream. */
+    at(time, options) {
+      return at.snowflakeAt(this.#spec(), time, options);
     }
     decode(id) {
       if (typeof id === 'string') id = snowflakeText(id);
@@ -165,19 +200,24 @@ export function createApi(backend, host = {}) {
     const texts = new TextSource(kind, C.textKinds[kind], timed);
     return () => texts.next();
   };
-  const ulid = source('ulid');
-  const uuidv7 = source('uuidv7');
+  const ulid = at.timed('ulid', 'ulid', source('ulid'));
+  const uuidv7 = at.timed('uuidv7', 'uuidv7', source('uuidv7'));
   const uuidv4 = source('uuidv4', false);
-  const uuidv1 = source('uuidv1');
-  const uuidv6 = source('uuidv6');
-  const ksuid = source('ksuid');
-  const objectId = source('objectid');
+  const uuidv1 = at.timed('uuidv1', 'uuidv1', source('uuidv1'));
+  const uuidv6 = at.timed('uuidv6', 'uuidv6', source('uuidv6'));
+  const ksuid = at.timed('ksuid', 'ksuid', source('ksuid'));
+  const objectId = at.timed('objectid', 'objectId', source('objectid'));
 
-  function typeid(prefix) {
-    return call(() => backend.typeid(stringArg('prefix', prefix)));
+  function typeid(prefix, options) {
+    const p = stringArg('prefix', prefix);
+    return (options !== undefined && at.typeidAt(p, options)) || call(() => backend.typeid(p));
   }
 
   // --- decode and conversions ----------------------------------------------
+
+  function throwIdType(id) {
+    throw idTypeError(id);
+  }
 
   function idTypeError(id) {
     const hint = typeof id === 'number' ? ' (a number cannot hold every 64-bit ID exactly: pass a bigint or a decimal string)' : '';
@@ -254,6 +294,7 @@ export function createApi(backend, host = {}) {
     nextId,
     nextIdString,
     nextIds,
+    nextIdAsync,
     configure,
     Snowflake,
     TestClock,
@@ -272,6 +313,12 @@ export function createApi(backend, host = {}) {
     uuidVersion,
     toHuman,
     fromHuman,
+    ...createConvert(backend, C),
+    minId: at.minId,
+    maxId: at.maxId,
+    compare: at.compare,
+    NIL: C.uuidNil,
+    MAX: C.uuidMax,
     presets,
     constants: C,
     backendName: backend.name,

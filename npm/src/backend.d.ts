@@ -14,6 +14,8 @@ export type { LayoutInfo };
 /** Options of a Snowflake generator, already checked for types by api.js. */
 export interface SnowflakeSpec {
   workerId: number;
+  /** The worker ID as a preset's named parts `[high, low]` (Twitter's datacenter and worker); replaces workerId. */
+  workerParts?: [number, number];
   /** A preset name (`backend.presets`); ignored when `layout` is given. */
   preset: string;
   layout?: {
@@ -52,12 +54,21 @@ export interface SnowflakeSpec {
  *   process-wide default generator was installed or replaced (any thread's
  *   configure()), 0 for a generator of its own. When it is not the
  *   generation api.js read `layout()` and `clockKind()` under (between two
- *   equal `generation()` reads), the run is dropped and the layout read again.
+ *   equal `generation()` reads), the run is dropped and the layout read again;
+ * - timing[3]: 0 after a run; after a `fill` that must not wait and claimed
+ *   nothing, how many ms of the clock must pass before it can mint.
  */
 export interface SnowflakeHandle {
-  /** Writes 1 to `max` (<= out.length) IDs of one tick into out[0..count] and returns count (fewer when the tick has fewer left). */
-  fill(out: BigUint64Array, max: number, timing: Float64Array): number;
-  /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[1] and timing[2] as in `fill` (timing[0] is 0). */
+  /**
+   * Writes 1 to `max` (<= out.length) IDs of one tick into out[0..count] and
+   * returns count (fewer when the tick has fewer left). Where the generator
+   * must wait (a used-up tick, a clock behind the last ID) it waits if `wait`
+   * is true (on a test clock it throws ERR_CLOCK_WOULD_WAIT instead); if false it
+   * returns 0, and timing[3] says how many ms of the clock must pass first
+   * (core `claim_into`, `Run::wait_ms`; 0 after a run).
+   */
+  fill(out: BigUint64Array, max: number, timing: Float64Array, wait: boolean): number;
+  /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[1] and timing[2] as in `fill` (timing[0] and timing[3] are 0). */
   fillAll(out: BigUint64Array, timing: Float64Array): void;
   layout(): LayoutInfo;
   /** The generation as `fill` reports it, read now. */
@@ -143,6 +154,35 @@ export interface Backend {
   toHuman(text: string, groups: number | null): string;
   /** Reads the human form back: a Snowflake as bigint, else a ULID text. */
   fromHuman(text: string): bigint | string;
+
+  // Validation, bytes, UUIDs from given bits (node/src/convert.rs, wasm/src/convert.rs).
+  /** Whether `text` is a valid ID (core `Validation::accepts`); throws only for an unknown kind or preset name. */
+  isValid(text: string, kind: IdKind | 'human' | undefined, lenient: boolean, preset: string | undefined, version: number | undefined): boolean;
+  /** An ID's bytes (kind detected unless given); `guid`: Microsoft's order, 128-bit kinds only. */
+  toBytes(text: string, kind: IdKind | 'human' | undefined, guid: boolean): Uint8Array;
+  /** The ID of `kind` with these bytes: a Snowflake as bigint, else its canonical text; `prefix` for a TypeID. */
+  fromBytes(bytes: Uint8Array, kind: IdKind | 'human', guid: boolean, prefix: string): bigint | string;
+  /** Name-based UUIDs: `namespace` is UUID text in any form the parser reads. */
+  uuidv3(name: Uint8Array, namespace: string): string;
+  uuidv5(name: Uint8Array, namespace: string): string;
+  /** A v8 UUID of 16 bytes (version and variant bits set). */
+  uuidv8(bytes: Uint8Array): string;
+  uuidv1ToV6(text: string): string;
+  uuidv6ToV1(text: string): string;
+
+  /**
+   * An ID of a timed kind (core `TimedKind`: 'ulid', 'uuidv7', 'uuidv1',
+   * 'uuidv6', 'ksuid', 'objectid', 'typeid') at Unix ms `ms`: with `bound`
+   * undefined, random bits fresh from the CSPRNG; false: the smallest ID of
+   * that time; true: the largest. `prefix` is a TypeID's ('' otherwise).
+   */
+  textAt(kind: string, ms: number, bound: boolean | undefined, prefix: string): string;
+  /** The Snowflake of `spec` at Unix ms `ms`: its worker ID and `sequence`, or (`bound` false/true) the smallest/largest ID of the tick. */
+  snowflakeAt(spec: SnowflakeSpec, ms: number, bound: boolean | undefined, sequence: number): bigint;
+  /** Parses a decimal Snowflake that fits a layout `bits` (63 or 64) wide; throws the core's ERR_PARSE otherwise. */
+  snowflakeCheck(text: string, bits: number): bigint;
+  /** -1, 0 or 1: how ID text `a` sorts against `b`, two IDs of one kind. */
+  compareIds(a: string, b: string): number;
 
   /**
    * snowmint/sequence (the napi addon only: the browser build leaves the

@@ -34,7 +34,7 @@ let zeroConfigLease = null;
  * first nextId().
  */
 function defaultLease(workerBits) {
-  zeroConfigLease ??= processLease({ max: Math.min(2 ** workerBits, 1024) - 1 });
+  zeroConfigLease ??= processLease(Math.min(workerBits, 16)); // the layout's whole worker field
   // The process keeps the worker ID it leased first (every thread shares it, and a
   // local lease is never lost), so a layout configured later gets that same worker ID
   // when its worker field can hold it, as it would have had it been configured first.

@@ -9,10 +9,14 @@
  * - {@link parse} finds the few integer literals that a double cannot hold
  *   with a fast pre-scan, turns only those into `bigint` (or strings), and
  *   lets the engine's `JSON.parse` do all the real work, validation and error
- *   reporting. Text without such literals goes straight to `JSON.parse`.
+ *   reporting. Text without such literals goes straight to `JSON.parse`. With a
+ *   reviver, on engines that give revivers the source text of each value
+ *   (`context.source`: Node >= 21, Chromium), `JSON.parse` runs once with a
+ *   reviver that takes unsafe integers from their source instead.
  * - {@link stringify} writes `bigint` values as decimal strings (or, by option,
- *   as raw integer literals) and is otherwise `JSON.stringify`, including
- *   `toJSON`, replacer functions and arrays, and indentation.
+ *   as raw integer literals, through `JSON.rawJSON` where the engine has it)
+ *   and is otherwise `JSON.stringify`, including `toJSON`, replacer functions
+ *   and arrays, and indentation.
  * - {@link reviver} builds a `JSON.parse` reviver that turns named fields sent
  *   as decimal strings (as Twitter and Discord do) into `bigint`.
  *
@@ -23,6 +27,30 @@
 
 const nativeParse = JSON.parse;
 const nativeStringify = JSON.stringify;
+
+/**
+ * Whether this engine's `JSON.parse` passes a reviver the source text of each
+ * primitive value (`context.source`, the "JSON.parse source text access"
+ * proposal). Checked once, at load time.
+ */
+const SOURCE_ACCESS = (() => {
+  let source;
+  try {
+    nativeParse('[1]', (key, value, context) => {
+      if (key === '0') source = context?.source;
+      return value;
+    });
+  } catch {
+    // An engine whose JSON.parse rejects this has no source access either.
+  }
+  return source === '1';
+})();
+
+/** `JSON.rawJSON` (same proposal, Node >= 21, Chromium), or undefined. */
+const rawJSON = typeof JSON.rawJSON === 'function' ? JSON.rawJSON : undefined;
+
+/** Largest safe integer, as a number. */
+const MAX_SAFE = 9007199254740991;
 
 /** Largest safe integer, as 16 decimal digits (every 16-digit literal above it is unsafe). */
 const MAX_SAFE_DIGITS = '9007199254740991';
@@ -54,6 +82,10 @@ function findUnsafeIntegerCandidates(text) {
     }
     let s = i - 1;
     while (s >= 0 && (c = text.charCodeAt(s)) >= 48 && c <= 57) s--;
+    if (s >= 0 && c === 46) {
+      i += 16; // a fraction's digits (floats of 16-17 digits are common); any later run is still probed
+      continue;
+    }
     s++;
     let e = i + 1;
     while (e < n && (c = text.charCodeAt(e)) >= 48 && c <= 57) e++;
@@ -246,6 +278,8 @@ function parseText(text, reviver, options) {
   }
   const fn = typeof reviver === 'function' ? reviver : undefined;
   const asString = options != null && options.bigint === 'string';
+  // A reviver makes JSON.parse slow anyway (3-5x); with source access it then does the whole job.
+  if (fn !== undefined && SOURCE_ACCESS) return parseWithSource(text, fn, asString);
   let spans = findUnsafeIntegerCandidates(text);
   if (spans === null) return fn === undefined ? nativeParse(text) : nativeParse(text, fn);
   let result = parseRewritten(text, spans, fn, asString);
@@ -354,6 +388,23 @@ const FAILED = {};
 let failure;
 
 /**
+ * Whether a string of `text` may hold U+009F: raw, or escaped as `\u009f` or
+ * `\u009F` (an escaped backslash before it is taken for an escape too, which
+ * only costs the other marker). One `indexOf` pass for `u009`: searching for
+ * the escape itself is slow in texts with many backslashes.
+ *
+ * @param {string} text
+ */
+function holdsU009F(text) {
+  if (text.includes('\u009f')) return true;
+  for (let i = text.indexOf('u009'); i !== -1; i = text.indexOf('u009', i + 4)) {
+    const c = text.charCodeAt(i + 4);
+    if ((c === 102 || c === 70) && text.charCodeAt(i - 1) === 92) return true;
+  }
+  return false;
+}
+
+/**
  * Replaces the given literals by marker strings, parses with JSON.parse and
  * puts the values back.
  *
@@ -370,7 +421,7 @@ function parseRewritten(text, spans, fn, asString) {
   // as the escape \u0000: k NULs cannot occur if "\u0000" x k does not.
   let escaped;
   let prefix;
-  if (!text.includes('\u009f') && !text.includes('\\u009f') && !text.includes('\\u009F')) {
+  if (!holdsU009F(text)) {
     escaped = '"\u009f';
     prefix = '\u009f';
   } else {
@@ -384,7 +435,6 @@ function parseRewritten(text, spans, fn, asString) {
   }
   const count = spans.length / 2;
   const values = new Array(count);
-  const literals = fn === undefined ? undefined : new Array(count);
   let rewritten = '';
   let last = 0;
   for (let m = 0; m < count; m++) {
@@ -392,7 +442,6 @@ function parseRewritten(text, spans, fn, asString) {
     const end = spans[2 * m + 1];
     const literal = text.slice(start, end);
     values[m] = asString ? literal : BigInt(literal);
-    if (literals !== undefined) literals[m] = literal;
     rewritten += text.slice(last, start) + escaped + m + '"';
     last = end;
   }
@@ -409,17 +458,13 @@ function parseRewritten(text, spans, fn, asString) {
     return restoreMarkers(result, prefix, values);
   }
 
+  // Only engines without source access get here: their revivers get two arguments.
   let parsing = true;
   const plen = prefix.length;
-  const wrapped = function (key, value, context) {
+  const wrapped = function (key, value) {
     parsing = false;
-    if (typeof value === 'string' && value.startsWith(prefix)) {
-      const m = markerIndex(value, plen);
-      value = values[m];
-      if (context !== undefined) context = { source: literals[m] };
-    }
-    // biome-ignore lint/complexity/noArguments: a reviver gets a third argument only where the engine passes one, as JSON.parse does
-    return arguments.length > 2 ? fn.call(this, key, value, context) : fn.call(this, key, value);
+    if (typeof value === 'string' && value.startsWith(prefix)) value = values[markerIndex(value, plen)];
+    return fn.call(this, key, value);
   };
   try {
     return nativeParse(rewritten, wrapped);
@@ -428,6 +473,27 @@ function parseRewritten(text, spans, fn, asString) {
     failure = err;
     return FAILED;
   }
+}
+
+/**
+ * The engine path: `JSON.parse` with a reviver that turns each number beyond
+ * ±(2^53 - 1) whose source is an integer literal into a `bigint` (or its
+ * literal), before the user's reviver sees it with the engine's `context`.
+ *
+ * @param {string} text
+ * @param {Function} fn the user's reviver
+ * @param {boolean} asString
+ * @returns {any}
+ */
+function parseWithSource(text, fn, asString) {
+  return nativeParse(text, function (key, value, context) {
+    if (typeof value === 'number' && (value > MAX_SAFE || value < -MAX_SAFE)) {
+      const source = context.source;
+      // An integer literal beyond the safe range has neither fraction nor exponent.
+      if (source !== undefined && !/[.eE]/.test(source)) value = asString ? source : BigInt(source);
+    }
+    return fn.call(this, key, value, context);
+  });
 }
 
 /**
@@ -468,7 +534,8 @@ let markerSeq = 0;
  * when no replacer function is given: that is what makes this nearly as fast
  * as `JSON.stringify`. A `toJSON` or getter of yours that calls the global
  * `JSON.stringify` during the call would see bigints serialized, not a
- * TypeError; with `{ bigint: 'number' }` that is a TypeError saying so.)
+ * TypeError; with `{ bigint: 'number' }` that is a TypeError saying so, except
+ * on engines with `JSON.rawJSON`, where it gets the raw literals too.)
  * A `toJSON`, getter or replacer may call this `stringify` itself: the inner
  * call writes bigints in its own mode and the outer call keeps its own.
  *
@@ -488,6 +555,7 @@ export function stringify(value, replacer, space, options) {
   if (options == null || options.bigint !== 'number') {
     return serialize(value, replacer, space, decimal, decimalToJSON);
   }
+  if (rawJSON !== undefined) return serialize(value, replacer, space, rawLiteral, rawLiteralToJSON);
   // Raw literals: each bigint is first written as a string "<M><digits><M>", then one
   // regex pass drops the quotes and markers. The count of replacements proves that no
   // string of the document looked like a marker; if one did, try again with another.
@@ -521,9 +589,17 @@ export function stringify(value, replacer, space, options) {
 /** @param {bigint} b */
 const decimal = (b) => '' + b;
 
+/** @param {bigint} b the bigint as a raw JSON literal (only where the engine has `JSON.rawJSON`) */
+const rawLiteral = (b) => rawJSON('' + b);
+
 /** The default mode's toJSON, kept to one call: `this` is the bigint (or a BigInt object). */
 function decimalToJSON() {
   return typeof this === 'bigint' ? '' + this : '' + bigintValueOf.call(this);
+}
+
+/** The raw-literal mode's toJSON where the engine has `JSON.rawJSON`. */
+function rawLiteralToJSON() {
+  return rawJSON(decimalToJSON.call(this));
 }
 
 /**
@@ -532,14 +608,14 @@ function decimalToJSON() {
  * replacer that calls it) puts its own in place of the outer call's until it
  * returns, so each call writes bigints in its own mode.
  *
- * @type {((this: any) => string) | undefined}
+ * @type {((this: any) => unknown) | undefined}
  */
 let installedToJSON;
 
 /**
  * Puts `toJSON` on BigInt.prototype (removes it for undefined).
  *
- * @param {((this: any) => string) | undefined} toJSON
+ * @param {((this: any) => unknown) | undefined} toJSON
  * @returns {boolean} false if BigInt.prototype is frozen
  */
 function setBigIntToJSON(toJSON) {
@@ -558,8 +634,8 @@ function setBigIntToJSON(toJSON) {
  * @param {any} value
  * @param {any} replacer
  * @param {any} space
- * @param {(b: bigint) => string} convert
- * @param {(this: any) => string} toJSON the same, as a toJSON method of BigInt.prototype
+ * @param {(b: bigint) => unknown} convert
+ * @param {(this: any) => unknown} toJSON the same, as a toJSON method of BigInt.prototype
  * @returns {string | undefined}
  */
 function serialize(value, replacer, space, convert, toJSON) {

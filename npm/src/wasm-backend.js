@@ -44,6 +44,8 @@ export function wasmBackend(module) {
       C.onExhausted.indexOf(s.onExhausted),
       s.maxBorrowTicks,
       s.resumeAfterMs ?? NaN,
+      s.workerParts ? s.workerParts[0] : NaN,
+      s.workerParts ? s.workerParts[1] : 0,
     ]);
   };
   backend = {
@@ -55,6 +57,7 @@ export function wasmBackend(module) {
     snowflakeNew: (spec, clock) => wasm.snowflakeNew(specArgs(spec), share(clock)),
     defaultInit: (spec, clock) => wasm.defaultInit(specArgs(spec), share(clock)),
     defaultConfigure: (spec, clock) => wasm.defaultConfigure(specArgs(spec), share(clock)),
+    snowflakeAt: (spec, ms, bound, sequence) => wasm.snowflakeAt(specArgs(spec), ms, bound, sequence),
     // Exported as decodeId: wasm-bindgen's glue has a decodeText of its own.
     decodeText: wasm.decodeId,
   };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Rust versions the manifests promise (`rust-version`) really build the
 # crates: the core and the wasm binding on the workspace's version, the Node
-# binding on its own (File::try_lock needs 1.89). Each toolchain is installed
+# binding and the lease crate on their own (File::try_lock needs 1.89). Each toolchain is installed
 # (minimal profile) when missing; the check builds into a target dir of its own.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -16,5 +16,6 @@ check() { # check VERSION PACKAGE...
   CARGO_TARGET_DIR="$ROOT/target/msrv" cargo "+$v" check -q $(printf -- '-p %s ' "$@")
 }
 check "$workspace" snowmint snowmint-wasm
-check "$node" snowmint-node
-echo "  rust-version: $workspace (snowmint, snowmint-wasm), $node (snowmint-node)"
+[ "$(version lease/Cargo.toml)" = "$node" ] || { echo "lease/Cargo.toml and node/Cargo.toml must promise one rust-version" >&2; exit 1; }
+check "$node" snowmint-node snowmint-lease
+echo "  rust-version: $workspace (snowmint, snowmint-wasm), $node (snowmint-node, snowmint-lease)"

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# snowmint/lease: lock-file leases and the zero-config default (node:cluster,
+# The Rust local lease (the snowmint-lease crate: tests, doc examples, docs
+# without warnings), then snowmint/lease: lock-file leases and the zero-config default (node:cluster,
 # 8 x 1M nextId(); 4 worker_threads sharing one process-wide lease), then the
-# fault suite against a real Redis (ioredis and node-redis), a real etcd and
-# a real ZooKeeper that the tests start and stop themselves.
+# fault suite against a real Redis (ioredis and node-redis), a real etcd and a
+# real ZooKeeper that the tests start and stop themselves, and a Rust and a Node process
+# leasing side by side with zero configuration (tests/lease/rust-node.test.js).
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
-command -v redis-server >/dev/null && command -v etcd >/dev/null || bash scripts/setup.d/50-lease.sh
+say "cargo test -p snowmint-lease (release)"
+cargo test --release -p snowmint-lease
+RUSTDOCFLAGS="-D warnings" cargo doc -p snowmint-lease --no-deps
+command -v redis-server >/dev/null && command -v etcd >/dev/null && command -v faketime >/dev/null || bash scripts/setup.d/50-lease.sh
 test -f /usr/share/java/zookeeper.jar && command -v java >/dev/null || bash scripts/setup.d/55-zookeeper.sh
 # One file at a time: the machine may have two cores, and the suites time leases.
 node --test --test-concurrency=1 tests/lease/

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The browser build's size budget: what a page downloads for snowmint's wasm
 # (the inlined module, wasm-bindgen's glue, the backend adapter), each file
-# gzipped, at most 27 KB (docs/browser.md, Size: what each KB buys). Last of
+# gzipped, at most 38 KB (docs/browser.md, Size: what each KB buys). Last of
 # the suites, so a miss hides no other result.
 source "$(dirname "$0")/../lib.sh"
-LIMIT_BYTES=$((27 * 1024))
+LIMIT_BYTES=$((38 * 1024))
 total=0
 for f in npm/wasm/snowmint_bg.js npm/wasm/snowmint.js npm/wasm/constants.js npm/src/wasm-backend.js; do
   n=$(gzip -9 -c "$ROOT/$f" | wc -c)

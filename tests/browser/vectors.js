@@ -91,7 +91,57 @@ export async function checkVectors(sm, baseUrl) {
     rejects(() => sm.decode(v.typeid, { kind: 'typeid' }), v.name);
   }
   for (const v of await load('invalid.json')) {
-    rejects(() => sm.decode(v.input, v.kind === null ? undefined : { kind: v.kind }), v.name, v.position);
+    const options = v.kind === null && v.preset === null ? undefined : { kind: v.kind ?? undefined, preset: v.preset ?? undefined };
+    rejects(() => sm.decode(v.input, options), v.name, v.position);
   }
+  for (const v of await load('bounds.json')) {
+    const options = v.kind === 'snowflake' ? { preset: v.preset } : v.prefix ? { prefix: v.prefix } : undefined;
+    const want = v.kind === 'snowflake' ? [BigInt(v.min), BigInt(v.max)] : [v.min, v.max];
+    eq([sm.minId(v.kind, v.timestamp_ms, options), sm.maxId(v.kind, v.timestamp_ms, options)], want, v.name);
+  }
+  for (const v of await load('compare.json')) {
+    if (v.result === null) {
+      checks++;
+      try {
+        sm.compare(v.a, v.b);
+        failures.push(`${v.name}: compared`);
+      } catch (e) {
+        if (e.code !== 'ERR_INVALID_ARG_VALUE') failures.push(`${v.name}: ${e.code}`);
+      }
+    } else {
+      eq([sm.compare(v.a, v.b), sm.compare(v.b, v.a)], [v.result, -v.result || 0], v.name);
+    }
+  }
+  await checkConvert(sm, load, eq);
   return { failures, checks };
+}
+
+/** Validation, bytes and UUIDs from given bits: valid.json, bytes.json, uuid.json's v3/v5/v8 and v1 <-> v6 (as tests/node/convert.test.js). */
+async function checkConvert(sm, load, eq) {
+  const unhex = (hex) => Uint8Array.from(hex.match(/../g) ?? [], (b) => Number.parseInt(b, 16));
+  const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  for (const v of await load('valid.json')) {
+    const options = {};
+    if (v.kind !== null) options.kind = v.kind;
+    if (v.preset !== null) options.preset = v.preset;
+    if (v.version !== null) options.version = v.version;
+    eq([sm.isValid(v.input, options), sm.isValid(v.input, { ...options, lenient: true })], [v.strict, v.lenient], v.name);
+  }
+  for (const v of await load('bytes.json')) {
+    const id = v.kind === 'snowflake' ? BigInt(v.text) : v.text;
+    eq(hex(sm.toBytes(id)), v.hex, v.name);
+    eq(sm.fromBytes(unhex(v.hex), v.kind, v.prefix === null ? undefined : { prefix: v.prefix }), id, v.name);
+    if (v.guid_hex !== null) {
+      eq(hex(sm.toBytes(id, { guid: true })), v.guid_hex, `${v.name} GUID`);
+      eq(sm.fromBytes(unhex(v.guid_hex), v.kind, { guid: true }), id, `${v.name} GUID`);
+    }
+  }
+  for (const v of await load('uuid.json')) {
+    if (v.name_based) {
+      const make = v.version === 3 ? sm.uuidv3 : sm.uuidv5;
+      eq(make(v.name_based.name, sm.NAMESPACES[v.name_based.namespace]), v.text, v.name);
+    }
+    if (v.v8_input) eq(sm.uuidv8(unhex(v.v8_input)), v.text, v.name);
+    if (v.reordered) eq((v.version === 1 ? sm.uuidv1ToV6 : sm.uuidv6ToV1)(v.text), v.reordered, v.name);
+  }
 }

@@ -1,6 +1,6 @@
 // snowmint's browser build (npm/src/browser.js over the wasm backend) in real
 // headless Chromium: the shared vectors, millions of IDs, a wall clock changed
-// under the page, and a browser context with the network switched off.
+// under the page (followed forward, never back), and a browser context with the network switched off.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withBrowser } from './harness.js';
@@ -61,24 +61,82 @@ test('1M ULIDs and 1M UUIDv7s: strictly increasing (so unique); 1M Snowflakes to
   }
 });
 
-test('IDs follow the monotonic clock, not a wall clock changed under the page', { timeout: 120_000 }, async () => {
+test('the clock follows a wall clock moved forward under the page, holds when it moves back, and catches up after a sleep', { timeout: 120_000 }, async () => {
   const r = await inPage((sm) => {
+    // The page's two clocks, moved by the test: `wall` shifts Date.now(),
+    // `mono` shifts performance.now() (the monotonic clock the core advances by).
     const realNow = Date.now.bind(Date);
-    const ids = [sm.ulid()];
-    const times = [];
-    // The user sets the clock back an hour, then forward a day.
-    for (const shift of [-3_600_000, 86_400_000]) {
-      Date.now = () => realNow() + shift;
-      for (let i = 0; i < 20_000; i++) ids.push(sm.ulid());
-      ids.push(sm.uuidv7());
-      times.push(sm.decode(ids.at(-2)).timestamp - realNow());
+    const realPerf = performance.now.bind(performance);
+    const shift = { wall: 0, mono: 0 };
+    Date.now = () => realNow() + shift.wall;
+    performance.now = () => realPerf() + shift.mono;
+    const { clockCheckMs } = sm.constants;
+    const HOUR = 3_600_000;
+    sm.configure({ workerId: 1 });
+    const ulids = [];
+    const snowflakes = [];
+    /** Time passes: both clocks jump `ms` ahead (one check interval is due once `ms` >= clockCheckMs). */
+    const pass = (ms) => {
+      shift.wall += ms;
+      shift.mono += ms;
+    };
+    /** Mints 1,000 of each; the ms of the last ULID and Snowflake, less Date.now(). */
+    const mint = () => {
+      for (let i = 0; i < 1000; i++) {
+        ulids.push(sm.ulid());
+        snowflakes.push(sm.nextId());
+      }
+      const now = Date.now();
+      return [sm.decode(ulids.at(-1)).timestamp - now, sm.decode(snowflakes.at(-1)).timestamp - now];
+    };
+    const lag = {};
+    try {
+      lag.start = mint();
+      // The user sets the clock back an hour: IDs hold on the monotonic pace.
+      shift.wall -= HOUR;
+      pass(2 * clockCheckMs);
+      lag.back = mint();
+      // ... then forward again, to 5 minutes ahead of where IDs are.
+      shift.wall += HOUR + 5 * 60_000;
+      pass(clockCheckMs);
+      lag.forward = mint();
+      // The machine sleeps 30 minutes: the wall clock moves on, performance.now() does not.
+      shift.wall += 30 * 60_000;
+      pass(clockCheckMs);
+      lag.asleep = mint();
+    } finally {
+      Date.now = realNow;
+      performance.now = realPerf;
     }
-    Date.now = realNow;
-    const ulids = ids.filter((id) => id.length === 26);
-    return { increasing: ulids.every((id, i) => i === 0 || ulids[i - 1] < id), times };
+    const increasing = (ids) => ids.every((id, i) => i === 0 || ids[i - 1] < id);
+    return { lag, increasing: increasing(ulids) && increasing(snowflakes), clockCheckMs };
   });
-  assert.ok(r.increasing);
-  for (const skew of r.times) assert.ok(Math.abs(skew) < 1000, `an ID is ${skew} ms off the real time`);
+  assert.ok(r.increasing, 'IDs went back');
+  const near = (lags, ms, what) => {
+    for (const lag of lags) assert.ok(Math.abs(lag - ms) < 1000, `${what}: an ID is ${lag} ms off the page's wall clock (expected ${ms})`);
+  };
+  near(r.lag.start, 0, 'at the start');
+  near(r.lag.back, 3_600_000, 'after the wall clock moved back an hour (IDs hold)');
+  near(r.lag.forward, 0, `one check interval (${r.clockCheckMs} ms) after it moved forward`);
+  near(r.lag.asleep, 0, 'one check interval after a 30-minute sleep');
+});
+
+test('nextIdAsync() in a page waits on a timer for a used-up tick while the page keeps running', { timeout: 120_000 }, async () => {
+  const r = await inPage(async (sm) => {
+    const clock = new sm.TestClock(Date.now());
+    sm.configure({ workerId: 3, clock });
+    const used = sm.nextIds(4096); // the whole tick
+    let beats = 0;
+    const beat = setInterval(() => beats++, 1);
+    const pending = sm.nextIdAsync();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    clock.advance(1);
+    const id = await pending;
+    clearInterval(beat);
+    return { later: id > used[4095], tick: sm.decode(id).timestamp - sm.decode(used[4095]).timestamp, beats };
+  });
+  assert.deepEqual([r.later, r.tick], [true, 1]);
+  assert.ok(r.beats >= 3, `a 1 ms interval fired ${r.beats} times in 50 ms`);
 });
 
 test('minting works with the network switched off', { timeout: 120_000 }, async () => {

@@ -118,6 +118,43 @@ test("a lease checks every claimed run's high-water mark before any ID of it is 
   assert.throws(() => src.next(), /lease lost/);
 });
 
+test('nextAsync(): where the core says wait, one timer for all pending calls, served in order; errors reject only their call', async () => {
+  const { h, src } = setup();
+  // The core would wait 3 ms (count 0, timing[3]) for the first two claims, then mints.
+  const fill = h.fill;
+  let waits = 2;
+  const calls = [];
+  h.fill = (out, max, timing, wait) => {
+    calls.push(wait);
+    if (waits > 0) {
+      waits--;
+      timing.set([0, 0, 1, 3]);
+      return 0;
+    }
+    return fill(out, max, timing);
+  };
+  const pending = Array.from({ length: 5 }, () => src.nextAsync());
+  assert.deepEqual(calls, [false], 'later calls queue behind the first wait instead of asking again');
+  assert.deepEqual(await Promise.all(pending), [1n, 2n, 3n, 4n, 5n]);
+  assert.deepEqual(calls, [false, false, false], 'one claim per timer');
+  assert.equal(await src.nextAsync(), 6n, 'from the run, no wait');
+  // A queued call whose claim fails is rejected; the next one is served.
+  src.len = 0;
+  const steps = ['wait', 'fail'];
+  h.fill = (out, max, timing) => {
+    const step = steps.shift();
+    if (step === 'wait') {
+      timing.set([0, 0, 1, 3]);
+      return 0;
+    }
+    if (step === 'fail') throw Object.assign(new Error('the clock moved backwards by 5000 ms'), { code: 'ERR_CLOCK_BACKWARDS' });
+    return fill(out, max, timing);
+  };
+  const [a, b] = [src.nextAsync(), src.nextAsync()];
+  await assert.rejects(a, (e) => e.code === 'ERR_CLOCK_BACKWARDS');
+  assert.equal(await b, 17n);
+});
+
 test('the wasm backend refuses a name the core does not know, never reads it as the first entry', async () => {
   const { wasmBackend } = await import('../../npm/src/wasm-backend.js');
   const backend = wasmBackend();

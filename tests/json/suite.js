@@ -2,8 +2,59 @@
 // same functions run under node:test (tests/json/json.test.js) and in headless
 // Chromium (tests/browser/json.test.js). Each takes the json module under test
 // ({ parse, stringify, reviver }) and throws, or returns a list of failures.
+// loadPaths() gives the module twice: as loaded on this engine (the engine paths
+// where it has JSON.parse source access and JSON.rawJSON), and loaded once more
+// with both features hidden, as on Node 20 (the scanner and the markers).
 
 const MAX_SAFE = 9007199254740991n;
+
+// ---- the two paths ------------------------------------------------------------
+
+/** What this engine's JSON has: source text access in revivers, `JSON.rawJSON`. */
+export function engineFeatures() {
+  let source;
+  try {
+    JSON.parse('[1]', (k, v, context) => {
+      if (k === '0') source = context?.source;
+      return v;
+    });
+  } catch {
+    // no source access
+  }
+  return { sourceAccess: source === '1', rawJSON: typeof JSON.rawJSON === 'function' };
+}
+
+/**
+ * Imports snowmint/json twice: as it loads on this engine, and (a second
+ * module instance, `?scanner`) while `JSON.parse` passes revivers no context
+ * and `JSON.rawJSON` is absent, so that its load-time feature checks pick the
+ * scanner and the markers. The engine's JSON is restored right after.
+ * @param {string} moduleUrl absolute URL of npm/src/json.js
+ * @returns {Promise<{ path: 'engine' | 'scanner', json: any, features: { sourceAccess: boolean, rawJSON: boolean } }[]>}
+ */
+export async function loadPaths(moduleUrl) {
+  const engine = await import(moduleUrl);
+  const parse = JSON.parse;
+  const raw = Object.getOwnPropertyDescriptor(JSON, 'rawJSON');
+  JSON.parse = (text, reviver) => {
+    if (typeof reviver !== 'function') return parse(text);
+    return parse(text, function (key, value) {
+      return reviver.call(this, key, value);
+    });
+  };
+  delete JSON.rawJSON;
+  let scanner;
+  try {
+    scanner = await import(`${moduleUrl}?scanner`);
+  } finally {
+    JSON.parse = parse;
+    if (raw) Object.defineProperty(JSON, 'rawJSON', raw);
+  }
+  return [
+    { path: 'engine', json: engine, features: engineFeatures() },
+    { path: 'scanner', json: scanner, features: { sourceAccess: false, rawJSON: false } },
+  ];
+}
 
 // ---- small helpers ---------------------------------------------------------
 
@@ -135,6 +186,7 @@ export function checkConformanceCase(json, c) {
     ['string', () => json.parse(text, null, { bigint: 'string' })],
     ['bigint', () => json.parse(text, (k, v) => v)],
     ['string', () => json.parse(text, { bigint: 'string' })],
+    ['string', () => json.parse(text, (k, v) => v, { bigint: 'string' })],
   ];
   for (const [mode, run] of checks) {
     let actual;
@@ -173,7 +225,10 @@ export function runConformance(json, cases) {
 
 // ---- unit checks ---------------------------------------------------------------
 
-/** Unit checks: [name, fn(json)] pairs; each fn throws on failure. */
+/**
+ * Unit checks: [name, fn(json, features)] pairs; each fn throws on failure.
+ * `features` says which paths the module instance uses (see loadPaths).
+ */
 export const unitChecks = [
   [
     'parse: unsafe integers become bigint, everything else as JSON.parse',
@@ -209,6 +264,44 @@ export const unitChecks = [
       eq(json.parse(' -98765432109876543210 '), -98765432109876543210n, 'root integer');
       eq(json.parse('123456789012345678901234567890'), 123456789012345678901234567890n, 'beyond 64 bits');
       eq(json.parse('[\t12345678901234567890\r\n,\n-12345678901234567890 ]'), [12345678901234567890n, -12345678901234567890n], 'whitespace');
+      eq(
+        json.parse(t, (k, v) => v),
+        json.parse(t),
+        'through a reviver',
+      );
+      eq(
+        json.parse(t, (k, v) => v, { bigint: 'string' }),
+        json.parse(t, { bigint: 'string' }),
+        'string mode through a reviver',
+      );
+      eq(
+        json.parse('[18446744073709551615,18446744073709551616,-9223372036854775808,-18446744073709551617,99999999999999999999]'),
+        [18446744073709551615n, 18446744073709551616n, -9223372036854775808n, -18446744073709551617n, 99999999999999999999n],
+        'around 2^64',
+      );
+    },
+  ],
+  [
+    'parse: a reviver gets context.source where the engine passes context, the literal for a bigint',
+    (json, features) => {
+      const seen = [];
+      json.parse('{"a":12345678901234567890,"b":[1.50,-0,"x"],"c":1e400}', function (k, v, context) {
+        // biome-ignore lint/complexity/noArguments: the number of arguments is what is checked
+        seen.push([k, arguments.length, context?.source]);
+        return v;
+      });
+      const expected = features.sourceAccess
+        ? [
+            ['a', 3, '12345678901234567890'],
+            ['0', 3, '1.50'],
+            ['1', 3, '-0'],
+            ['2', 3, '"x"'],
+            ['b', 3, undefined],
+            ['c', 3, '1e400'],
+            ['', 3, undefined],
+          ]
+        : ['a', '0', '1', '2', 'b', 'c', ''].map((k) => [k, 2, undefined]);
+      eq(seen, expected, 'reviver arguments');
     },
   ],
   [
@@ -479,7 +572,7 @@ export const unitChecks = [
   ],
   [
     'stringify: re-entered from a toJSON or replacer, each call keeps its own mode',
-    (json) => {
+    (json, features) => {
       const number = { bigint: 'number' };
       const inner = { id: 12345678901234567890n };
       // A default-mode call whose toJSON calls stringify in number mode, and the reverse.
@@ -498,14 +591,17 @@ export const unitChecks = [
         'default mode inside a replacer in number mode',
       );
       if ('toJSON' in BigInt.prototype) fail('BigInt.prototype.toJSON left behind');
-      // The global JSON.stringify in a toJSON during a number-mode call: a TypeError that says so, not a loop.
+      // The global JSON.stringify in a toJSON during a number-mode call: with markers, a
+      // TypeError that says so, not a loop; with JSON.rawJSON, the raw literal.
       let err = null;
+      let out;
       try {
-        json.stringify({ a: 1n, b: { toJSON: () => JSON.stringify({ c: 2n }) } }, number);
+        out = json.stringify({ a: 1n, b: { toJSON: () => JSON.stringify({ c: 2n }) } }, number);
       } catch (e) {
         err = e;
       }
-      if (!(err instanceof TypeError) || !/serialized a bigint itself/.test(err.message)) fail(`global JSON.stringify inside: TypeError expected, got ${err}`);
+      if (features.rawJSON) eq(out, '{"a":1,"b":"{\\"c\\":2}"}', 'global JSON.stringify inside, with JSON.rawJSON');
+      else if (!(err instanceof TypeError) || !/serialized a bigint itself/.test(err.message)) fail(`global JSON.stringify inside: TypeError expected, got ${err}`);
       if ('toJSON' in BigInt.prototype) fail('BigInt.prototype.toJSON left behind after the TypeError');
     },
   ],
@@ -523,12 +619,12 @@ export const unitChecks = [
 ];
 
 /** Runs every unit check; returns the names that passed and the failures. */
-export function runUnitChecks(json) {
+export function runUnitChecks(json, features) {
   const passed = [];
   const failures = [];
   for (const [name, fn] of unitChecks) {
     try {
-      fn(json);
+      fn(json, features);
       passed.push(name);
     } catch (e) {
       failures.push(`${name}: ${e?.message}`);
@@ -666,4 +762,226 @@ export function propertyTest(json, { seed = 0x5eed, runs = 500 } = {}) {
     if (d) failures.push(`run ${i} (strings): ${d}`);
   }
   return { runs, bigints, failures };
+}
+
+// ---- fuzz: random JSON texts against JSON.parse and a BigInt-aware model ------
+
+const WHITESPACE = ['', '', '', ' ', '\n', '\t', '\r\n', '  '];
+const STRING_PIECES = [
+  'a',
+  'id',
+  ' ',
+  '12345678901234567890',
+  ': 12345678901234567890,',
+  '[-98765432109876543210]',
+  '0.12345678901234567',
+  '\u009f0',
+  '\u009f',
+  '\u0000',
+  '\u0000\u00001',
+  '"',
+  '\\',
+  '/',
+  '\n',
+  '\u001f',
+  'é',
+  '\u2028',
+  '😀',
+  '\ud800',
+  '東京',
+];
+
+/** Writes `s` as a JSON string literal, escaping each character in one of its allowed ways at random. */
+function encodeString(rnd, s) {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.charCodeAt(0);
+    const hex = (u) => `\\u${u.toString(16).padStart(4, '0')}`;
+    const escaped = ch.length === 2 ? hex(c) + hex(ch.charCodeAt(1)) : rnd() < 0.5 ? hex(c) : hex(c).toUpperCase().replace('\\U', '\\u');
+    if (ch === '"' || ch === '\\') out += rnd() < 0.5 ? `\\${ch}` : escaped;
+    else if (c < 0x20) out += ch === '\n' && rnd() < 0.5 ? '\\n' : escaped;
+    else if (ch === '/' && rnd() < 0.3) out += '\\/';
+    else out += rnd() < 0.2 ? escaped : ch;
+  }
+  return `${out}"`;
+}
+
+/**
+ * A random number literal with the value JSON.parse gives it and, for an
+ * integer literal beyond ±(2^53 - 1), the bigint it stands for.
+ */
+function randomNumber(rnd, unsafe) {
+  const pick = (n) => Math.floor(rnd() * n);
+  const digits = (n) => {
+    let d = String(1 + pick(9));
+    while (d.length < n) d += pick(10);
+    return d;
+  };
+  const sign = rnd() < 0.3 ? '-' : '';
+  let literal;
+  switch (unsafe && rnd() < 0.4 ? 7 : pick(7)) {
+    case 0:
+      literal = sign + (rnd() < 0.1 ? '0' : digits(1 + pick(15)));
+      break;
+    case 1: // around the safe limit, still safe
+      literal = sign + String(9007199254740991 - pick(1000));
+      break;
+    case 2: // a double as JavaScript writes it: up to 17 significant digits
+      literal = String((rnd() - 0.5) * 10 ** (pick(40) - 20));
+      break;
+    case 3: // 16-17 significant digits, fixed notation
+      literal = sign + (rnd() * 10 ** pick(8)).toPrecision(16 + pick(2)).replace(/e\+?/, 'e');
+      break;
+    case 4: // long integer part with a fraction or an exponent: a double, never a bigint
+      literal = sign + digits(16 + pick(10)) + (rnd() < 0.5 ? `.${digits(1 + pick(3))}` : `${rnd() < 0.5 ? 'e' : 'E'}${['', '+', '-'][pick(3)]}${pick(30)}`);
+      break;
+    case 5:
+      literal = `${sign}0.${'0'.repeat(pick(5))}${digits(1 + pick(17))}`;
+      break;
+    case 6:
+      literal = `${sign}${pick(10)}e${['', '+', '-'][pick(3)]}${pick(400)}`;
+      break;
+    default: {
+      // beyond the safe range: 16 to 40 digits
+      const n = 16 + pick(25);
+      let d = digits(n);
+      if (n === 16 && d <= '9007199254740991') d = String(9007199254740992n + BigInt(pick(1e6)));
+      literal = sign + d;
+    }
+  }
+  const value = Number(literal);
+  if (!/^-?[0-9]+$/.test(literal) || Number.isSafeInteger(value)) return { literal, value };
+  // An integer literal beyond the safe range (JavaScript writes doubles from 1e21 down that way too).
+  if (!unsafe) return { literal: `${literal}.0`, value };
+  return { literal, value, big: BigInt(literal) };
+}
+
+/**
+ * A random JSON text with its model: `bigint` (what parse must give in bigint
+ * mode), `string` (in string mode); unsafe integer literals only if `unsafe`.
+ */
+export function randomDocument(rnd, unsafe) {
+  const pick = (n) => Math.floor(rnd() * n);
+  const ws = () => WHITESPACE[pick(WHITESPACE.length)];
+  const str = () => {
+    let s = '';
+    for (let i = pick(5); i > 0; i--) s += STRING_PIECES[pick(STRING_PIECES.length)];
+    return s;
+  };
+  const define = (o, k, v) => Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  let bigints = 0;
+  const gen = (depth) => {
+    const r = pick(depth > 3 ? 5 : 8);
+    if (r <= 1) {
+      const { literal, value, big } = randomNumber(rnd, unsafe);
+      if (big === undefined) return { text: literal, bigint: value, string: value };
+      bigints++;
+      return { text: literal, bigint: big, string: literal };
+    }
+    if (r === 2) {
+      const s = str();
+      return { text: encodeString(rnd, s), bigint: s, string: s };
+    }
+    if (r === 3) {
+      const v = [true, false, null][pick(3)];
+      return { text: String(v), bigint: v, string: v };
+    }
+    if (r === 4 || r === 5) {
+      const items = Array.from({ length: pick(5) }, () => gen(depth + 1));
+      return {
+        text: `[${ws()}${items.map((x) => x.text).join(`${ws()},${ws()}`)}${ws()}]`,
+        bigint: items.map((x) => x.bigint),
+        string: items.map((x) => x.string),
+      };
+    }
+    const keys = ['id', 'a', '12345678901234567890', '__proto__', '0', '7', 'é'];
+    const o = { text: [], bigint: {}, string: {} };
+    for (let i = pick(5); i > 0; i--) {
+      const k = rnd() < 0.5 ? keys[pick(keys.length)] : str(); // repeated keys: the last one wins, in the first one's place
+      const v = gen(depth + 1);
+      o.text.push(`${encodeString(rnd, k)}${ws()}:${ws()}${v.text}`);
+      define(o.bigint, k, v.bigint);
+      define(o.string, k, v.string);
+    }
+    return { text: `{${ws()}${o.text.join(`${ws()},${ws()}`)}${ws()}}`, bigint: o.bigint, string: o.string };
+  };
+  const doc = gen(0);
+  return { text: ws() + doc.text + ws(), bigint: doc.bigint, string: doc.string, bigints };
+}
+
+/** Breaks a text at random: drops, inserts or replaces a character, or cuts it short. */
+function mutate(rnd, text) {
+  const pick = (n) => Math.floor(rnd() * n);
+  const at = pick(text.length + 1);
+  const ch = '{}[],:"\\0123456789-+.eE tfn\u009f'[pick(29)];
+  switch (pick(4)) {
+    case 0:
+      return text.slice(0, at) + text.slice(at + 1);
+    case 1:
+      return text.slice(0, at) + ch + text.slice(at);
+    case 2:
+      return text.slice(0, at) + ch + text.slice(at + 1);
+    default:
+      return text.slice(0, at);
+  }
+}
+
+/**
+ * Random documents: with safe numbers only, parse must deep-equal JSON.parse
+ * (Object.is on leaves, key order); with unsafe integers, it must equal the
+ * generator's BigInt-aware model, in both modes and through a reviver; a
+ * mutated text must be rejected exactly when JSON.parse rejects it, else
+ * agree with it up to the bigints.
+ * @returns {{ runs: number, bigints: number, mutantsRejected: number, failures: string[] }}
+ */
+export function fuzzParse(json, { seed = 0xf022, runs = 1000 } = {}) {
+  const rnd = prng(seed);
+  const failures = [];
+  let bigints = 0;
+  let mutantsRejected = 0;
+  const identity = (k, v) => v;
+  for (let i = 0; i < runs && failures.length < 5; i++) {
+    const unsafe = i % 2 === 1;
+    const doc = randomDocument(rnd, unsafe);
+    bigints += doc.bigints;
+    const { text } = doc;
+    const variants = [
+      ['bigint', () => json.parse(text), doc.bigint],
+      ['string', () => json.parse(text, { bigint: 'string' }), doc.string],
+      ['bigint, reviver', () => json.parse(text, identity), doc.bigint],
+      ['string, reviver', () => json.parse(text, identity, { bigint: 'string' }), doc.string],
+    ];
+    for (const [what, run, expected] of variants) {
+      let d;
+      try {
+        const actual = run();
+        d = unsafe ? diff(actual, expected) : diff(actual, JSON.parse(text));
+      } catch (e) {
+        d = `threw ${e?.name}: ${e?.message}`;
+      }
+      if (d) failures.push(`run ${i} (${what}${unsafe ? ', vs the model' : ', vs JSON.parse'}): ${d}; text ${JSON.stringify(text).slice(0, 400)}`);
+    }
+    const broken = mutate(rnd, text);
+    let nativeError = null;
+    let native;
+    try {
+      native = JSON.parse(broken);
+    } catch (e) {
+      nativeError = e;
+    }
+    try {
+      if (nativeError) {
+        mutantsRejected++;
+        const e = throwsSyntax(() => json.parse(broken), 'mutant');
+        checkLocated(json, broken, e, nativeError, 'mutant');
+        throwsSyntax(() => json.parse(broken, identity), 'mutant with a reviver');
+      } else {
+        const d = losslessDiff(json.parse(broken), native, 'bigint') ?? losslessDiff(json.parse(broken, identity), native, 'bigint');
+        if (d) fail(d);
+      }
+    } catch (e) {
+      failures.push(`run ${i} (mutant): ${e?.message}; text ${JSON.stringify(broken).slice(0, 400)}`);
+    }
+  }
+  return { runs, bigints, mutantsRejected, failures };
 }

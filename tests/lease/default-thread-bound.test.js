@@ -2,11 +2,10 @@
 // the whole process: a worker_thread that mints through the generator another
 // thread installed advances the bound of the generator's worker ID.
 import assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { test } from 'node:test';
 import { decode, nextId } from '../../npm/src/node.js';
-import { assertOneHeldLock, mintInThread } from './harness.js';
+import { assertOneHeldLock, mintInThread, storedBound } from './harness.js';
 import { tempDir } from './servers.js';
 
 const dir = tempDir('leases');
@@ -20,7 +19,7 @@ test('only a worker_thread mints: the recorded bound advances past its last ID',
   // thread recorded is passed and only the worker's writes can cover it.
   const { last } = await mintInThread({ forMs: 2500 });
   assert.equal(decode(last).workerId, workerId);
-  const stored = Number(readFileSync(join(dir, `worker-${workerId}.lock`), 'latin1'));
+  const stored = storedBound(dir, workerId);
   assert.ok(stored > decode(last).timestamp, `stored bound ${stored} is not above the worker's last ID's time ${decode(last).timestamp}`);
   assertOneHeldLock(dir, workerId);
 });

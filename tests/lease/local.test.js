@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ClockError, ConfigError, Snowflake, TestClock, configure, decode } from '../../npm/src/node.js';
 import { LeaseError, localLease, workerIdFromEnv, workerIdFromHostname } from '../../npm/src/lease/index.js';
-import { assertUnique, spawnMinter, until } from './harness.js';
+import { assertUnique, spawnMinter, storedBound, until } from './harness.js';
 import { tempDir } from './servers.js';
 
 const dirs = [];
@@ -73,7 +73,8 @@ test('local: a SIGKILLed holder frees its worker ID at once; the successor start
 test('local: a clock stepped back 10 s across a restart: the generator refuses until its clock passes the bound, then 0 duplicates', () => {
   const dir = leaseDir();
   const clock = new TestClock(Date.now());
-  const opts = { dir, workerIds: { min: 0, max: 0 }, clock };
+  // A simulated clock step, not on the host's clock: no skew check (tests/lease/local-skew.test.js).
+  const opts = { dir, workerIds: { min: 0, max: 0 }, clock, maxSkewMs: Number.POSITIVE_INFINITY };
   const a = localLease(opts);
   const sa = new Snowflake({ lease: a, clock });
   const before = [];
@@ -104,17 +105,17 @@ test('local: a clock stepped back 10 s across a restart: the generator refuses u
 test('local: a long synchronous mint keeps extending the recorded bound (no timer needed)', () => {
   const dir = leaseDir();
   const clock = new TestClock(Date.now());
-  const lease = localLease({ dir, workerIds: { min: 1, max: 1 }, clock });
+  const lease = localLease({ dir, workerIds: { min: 1, max: 1 }, clock, maxSkewMs: Number.POSITIVE_INFINITY });
   const sf = new Snowflake({ lease, clock });
   let last = 0n;
   for (let t = 0; t < 5000; t++) {
     last = sf.next();
     clock.advance(1);
   }
-  const stored = Number(readFileSync(join(dir, 'worker-1.lock'), 'latin1'));
+  const stored = storedBound(dir, 1);
   assert.ok(stored > decode(last).timestamp, `stored bound ${stored} is not above the last ID's time ${decode(last).timestamp}`);
   lease.release();
-  assert.equal(Number(readFileSync(join(dir, 'worker-1.lock'), 'latin1')), decode(last).timestamp, 'release records the exact high-water mark');
+  assert.equal(storedBound(dir, 1), decode(last).timestamp, 'release records the exact high-water mark');
 });
 
 test('local: all 1024 worker IDs leased: the next claim fails with ERR_LEASE_UNAVAILABLE', () => {

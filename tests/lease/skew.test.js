@@ -7,7 +7,7 @@ import { measureSkew, skewOptions } from '../../npm/src/lease/lease.js';
 test('against a server clock: our clock at the middle of the round trip minus the server time, to within half the round trip', () => {
   // Sent at 1000, answered at 1010 (our clock); the server read 6005 in between: we are ~5000 behind.
   const [server] = measureSkew({ server: { name: 'Redis server', ms: 6005 }, peers: [] }, 1000, 1010);
-  assert.deepEqual(server, { against: 'the Redis server', skewMs: -5000, errMs: 5 });
+  assert.deepEqual(server, { against: 'server', what: 'the Redis server', peers: 0, skewMs: -5000, errMs: 5 });
 });
 
 test("against peers with the server's time of their reports: the difference of the offsets from the server, averaged", () => {
@@ -23,7 +23,9 @@ test("against peers with the server's time of their reports: the difference of t
   assert.equal(server.skewMs, 5000);
   assert.equal(peers.skewMs, 5000 - (1000 - 3000) / 2);
   assert.equal(peers.errMs, 0);
-  assert.match(peers.against, /mean of 2 live peers' last reported clocks/);
+  assert.equal(peers.against, 'peers');
+  assert.equal(peers.peers, 2);
+  assert.match(peers.what, /mean of 2 live peers' last reported clocks/);
 });
 
 test('against peers without a server clock (etcd): a report up to ageMaxMs old, so the skew is known to within half of that', () => {

@@ -35,6 +35,36 @@ test('decode, with --preset, as text and JSON', () => {
   assert.equal(run('from-human', '1-tykm-8yb8-0000').out, sm.fromHuman('1-tykm-8yb8-0000').toString());
 });
 
+test('validate: a line per ID, exit status 1 if any is invalid; --lenient, --kind, --version, --json', () => {
+  const ok = run('validate', '01ARZ3NDEKTSV4RRFFQ69G5FAV', '175928847299117063', '--preset', 'discord');
+  assert.equal(ok.code, 0, ok.err);
+  assert.equal(ok.out, '01ARZ3NDEKTSV4RRFFQ69G5FAV\tvalid\n175928847299117063\tvalid');
+  const mixed = run('validate', '01ARZ3NDEKTSV4RRFFQ69G5FAV', '01arz3ndektsv4rrffq69g5fav');
+  assert.equal(mixed.code, 1);
+  assert.equal(mixed.out, '01ARZ3NDEKTSV4RRFFQ69G5FAV\tvalid\n01arz3ndektsv4rrffq69g5fav\tinvalid');
+  assert.equal(run('validate', '01arz3ndektsv4rrffq69g5fav', '--lenient').code, 0);
+  assert.equal(run('validate', '017f22e2-79b0-7cc3-98c4-dc0c0c07398f', '--kind', 'uuid', '--version', '4').code, 1);
+  const json = JSON.parse(run('validate', 'hello', '--json').out);
+  assert.deepEqual(json, [{ id: 'hello', valid: false }]);
+});
+
+test('bytes, from-bytes, uuidv3, uuidv5, uuidv8, v1-to-v6, v6-to-v1', () => {
+  const out = (...args) => {
+    const r = run(...args);
+    assert.equal(r.code, 0, r.err);
+    return r.out;
+  };
+  assert.equal(out('bytes', '175928847299117063'), '0271065ac1020007');
+  assert.equal(out('bytes', '35918bc9-196d-40ea-9779-889d79b753f0', '--guid'), 'c98b91356d19ea409779889d79b753f0');
+  assert.equal(out('from-bytes', 'c98b91356d19ea409779889d79b753f0', '--kind', 'uuid', '--guid'), '35918bc9-196d-40ea-9779-889d79b753f0');
+  assert.equal(out('from-bytes', '01890a5dac96774bbcceb302099a8057', '--kind', 'typeid', '--prefix', 'user'), 'user_01h455vb4pex5vsknk084sn02q');
+  assert.equal(out('uuidv5', 'www.example.com', '--namespace', 'DNS'), '2ed6657d-e927-568b-95e1-2665a8aea6a2');
+  assert.equal(out('uuidv3', 'www.example.com', '--namespace', '6ba7b810-9dad-11d1-80b4-00c04fd430c8'), '5df41881-3aed-3515-88a7-2f4a814cf09e');
+  assert.equal(out('uuidv8', '2489e9ad2ee20e000ec932d5f69181c0'), '2489e9ad-2ee2-8e00-8ec9-32d5f69181c0');
+  assert.equal(out('v1-to-v6', 'C232AB00-9414-11EC-B3C8-9F6BDECED846'), '1ec9414c-232a-6b00-b3c8-9f6bdeced846');
+  assert.equal(out('v6-to-v1', '1EC9414C-232A-6B00-B3C8-9F6BDECED846', '--json'), JSON.stringify(['c232ab00-9414-11ec-b3c8-9f6bdeced846'], null, 2));
+});
+
 test('--help, and bad input exits non-zero with a clear message', () => {
   const help = run('--help');
   assert.equal(help.code, 0);
@@ -65,6 +95,14 @@ test('--help, and bad input exits non-zero with a clear message', () => {
     [['--kind', 'ulid'], /--kind does not apply to 'snowflake': it takes -n\/--count, --json, --preset, --worker-id/],
     [['human'], /human needs at least one ID/],
     [['human', '01HZ613S22K8NR6W6GRV1Y5C52', '--groups', '0'], /groups must be an integer from 1 to 7/],
+    [['validate'], /validate needs at least one ID/],
+    [['validate', 'x', '--guid'], /--guid does not apply to 'validate'/],
+    [['from-bytes', '0271'], /from-bytes needs --kind KIND/],
+    [['from-bytes', 'zz', '--kind', 'uuid'], /'zz' is not hex/],
+    [['from-bytes', '0271', '--kind', 'uuid'], /expected 16 bytes, found 2/],
+    [['uuidv5', 'x'], /need --namespace NS/],
+    [['v1-to-v6', '017f22e2-79b0-7cc3-98c4-dc0c0c07398f'], /expected a version 1 UUID, got one of version 7/],
+    [['bytes'], /bytes needs at least one ID/],
   ];
   for (const [args, message] of cases) {
     const r = run(...args);
@@ -72,4 +110,31 @@ test('--help, and bad input exits non-zero with a clear message', () => {
     assert.match(r.err, message);
     assert.equal(r.out, '');
   }
+});
+
+test('--time, min-id, max-id and compare', () => {
+  const t = Date.UTC(2024, 0, 1);
+  for (const kind of ['ulid', 'uuidv7', 'uuidv6', 'ksuid', 'objectid']) {
+    const r = run(kind, '--time', '2024-01-01T00:00:00Z', '-n', '2');
+    assert.equal(r.code, 0, r.err);
+    const ids = r.out.split('\n');
+    assert.equal(new Set(ids).size, 2, kind);
+    for (const id of ids) assert.equal(sm.decode(id).timestamp, t, kind);
+    assert.equal(run('min-id', kind, String(t)).out, sm.minId(kind, t));
+  }
+  const sf = run('snowflake', '--time', String(t), '--preset', 'discord', '--worker-id', '5', '-n', '2').out.split('\n');
+  assert.deepEqual(
+    sf.map((id) => [sm.decode(id, { preset: 'discord' }).timestamp, sm.decode(id, { preset: 'discord' }).sequence]),
+    [
+      [t, 0],
+      [t, 1],
+    ],
+  );
+  assert.equal(run('max-id', 'snowflake', '2024-01-01T00:00:00Z', '--preset', 'discord').out, String(sm.maxId('snowflake', t, { preset: 'discord' })));
+  assert.equal(run('compare', '9', '10').out, '-1');
+  const bad = run('ulid', '--time', 'yesterday');
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /not a time/);
+  assert.match(run('min-id', 'uuidv1', '0').err, /ERR_INVALID_OPTION/);
+  assert.match(run('uuidv4', '--time', '0').err, /does not apply/);
 });

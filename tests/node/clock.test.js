@@ -113,3 +113,94 @@ test('configure() with a test clock, then back: the default never goes back', ()
   assert.ok(after > during, 'the new generator resumes after the last tick of the old one (waiting out 50 ms)');
   assert.equal(sm.decode(after).workerId, 6);
 });
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs `fn` while a 1 ms interval beats; returns its result and the longest gap (ms) between beats, its start and its end. */
+async function withHeartbeat(fn) {
+  let prev = performance.now();
+  let maxGap = 0;
+  const gap = () => {
+    const now = performance.now();
+    maxGap = Math.max(maxGap, now - prev);
+    prev = now;
+  };
+  const beat = setInterval(gap, 1);
+  try {
+    const result = await fn();
+    gap();
+    return { result, maxGap };
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+test("nextAsync() waits on timers, not the event loop, while a TestClock stepped back 100 ms catches up under onBackwards 'wait'", { timeout: 10_000 }, async () => {
+  // A blocking wait would hold the event loop for the whole 100 ms (on a
+  // TestClock, forever). The longest gap between 1 ms beats is also what a
+  // busy machine deschedules this process for, so the best of three runs counts.
+  const gaps = [];
+  for (let run = 0; run < 3 && !(Math.min(...gaps) < 50); run++) {
+    const c = new sm.TestClock(T0 + 100);
+    const g = new sm.Snowflake({ clock: c, onBackwards: 'wait' });
+    const last = g.next();
+    c.stepBack(100);
+    // Synchronously, a wait on a TestClock could never end: it fails at once.
+    throwsCode(assert, () => g.next(), sm.ClockError, 'ERR_CLOCK_WOULD_WAIT');
+    // The test moves the clock 5 ms every 5 ms.
+    const mover = setInterval(() => c.advance(5), 5);
+    let caughtUp;
+    try {
+      const r = await withHeartbeat(async () => {
+        const id = await g.nextAsync();
+        caughtUp = c.now();
+        return id;
+      });
+      assert.ok(caughtUp >= T0 + 100, `resolved at ${caughtUp - T0}, before the clock caught up with the last ID (100)`);
+      assert.ok(r.result > last, 'after the last ID');
+      assert.equal(g.decode(r.result).timestamp, T0 + 100, "in the last ID's tick, once the clock reads it again");
+      gaps.push(r.maxGap);
+    } finally {
+      clearInterval(mover);
+    }
+  }
+  assert.ok(Math.min(...gaps) < 50, `the event loop stalled for ${gaps.map((g) => g.toFixed(1)).join(', ')} ms`);
+  // Beyond maxBackwardsMs it rejects as next() throws.
+  const c = new sm.TestClock(T0 + 200);
+  const bounded = new sm.Snowflake({ clock: c, maxBackwardsMs: 50 });
+  bounded.next();
+  c.stepBack(100);
+  await assert.rejects(bounded.nextAsync(), (e) => e instanceof sm.ClockError && e.code === 'ERR_CLOCK_BACKWARDS');
+});
+
+test('nextIdAsync() under sequence exhaustion waits for the next tick and resolves with a strictly larger ID', { timeout: 10_000 }, async () => {
+  const c = new sm.TestClock(Date.now());
+  sm.configure({ clock: c, workerId: 7 });
+  const used = sm.nextIds(4096); // the whole tick
+  let resolved = false;
+  const pending = sm.nextIdAsync().then((id) => {
+    resolved = true;
+    return id;
+  });
+  await sleep(30);
+  assert.equal(resolved, false, 'resolved before the clock reached the next tick');
+  c.advance(1);
+  const id = await pending;
+  assert.ok(id > used[4095]);
+  assert.equal(sm.decode(id).timestamp, c.now());
+  sm.configure({ workerId: 7 });
+
+  // On the monotonic clock: 20,000 concurrent calls outrun the sequence of
+  // several ticks, wait on timers, and all resolve to distinct IDs.
+  const ids = await Promise.all(Array.from({ length: 20_000 }, () => sm.nextIdAsync()));
+  assert.equal(new Set(ids).size, ids.length, 'duplicates');
+  assert.ok(
+    ids.every((x, i) => i === 0 || x > ids[i - 1]),
+    'queued calls are served in order',
+  );
+  assert.ok(ids.every((x) => typeof x === 'bigint' && x > id));
+  const ticks = new Set(ids.map((x) => sm.decode(x).timestamp));
+  assert.ok(ticks.size >= 5, `20,000 IDs in ${ticks.size} ticks of 4,096`);
+  // A generator on the raw system clock (no buffering) too.
+  assert.equal(typeof (await new sm.Snowflake({ clock: 'system' }).nextAsync()), 'bigint');
+});

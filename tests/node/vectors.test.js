@@ -104,7 +104,7 @@ test('typeid conformance suite', () => {
 
 test('invalid inputs are rejected with InvalidIdError ERR_PARSE, saying where', () => {
   for (const v of vectors('invalid.json')) {
-    const options = v.kind === null ? undefined : { kind: v.kind };
+    const options = v.kind === null && v.preset === null ? undefined : { kind: v.kind ?? undefined, preset: v.preset ?? undefined };
     throwsCode(assert, () => sm.decode(v.input, options), sm.InvalidIdError, 'ERR_PARSE');
     if (v.position !== null) {
       assert.throws(
@@ -112,6 +112,26 @@ test('invalid inputs are rejected with InvalidIdError ERR_PARSE, saying where', 
         (e) => e.message.includes(`position ${v.position}`),
         v.name,
       );
+    }
+  }
+});
+
+test('bound vectors: minId/maxId of every timed kind, Snowflakes as bigints', () => {
+  for (const v of vectors('bounds.json')) {
+    const options = v.kind === 'snowflake' ? { preset: v.preset } : v.prefix ? { prefix: v.prefix } : undefined;
+    const want = v.kind === 'snowflake' ? [BigInt(v.min), BigInt(v.max)] : [v.min, v.max];
+    assert.deepEqual([sm.minId(v.kind, v.timestamp_ms, options), sm.maxId(v.kind, v.timestamp_ms, options)], want, v.name);
+    assert.deepEqual(sm.minId(v.kind, new Date(v.iso), options), want[0], v.name);
+  }
+});
+
+test('compare vectors: order by value in any spelling, errors across kinds', () => {
+  for (const v of vectors('compare.json')) {
+    if (v.result === null) {
+      throwsCode(assert, () => sm.compare(v.a, v.b), sm.ArgumentError, 'ERR_INVALID_ARG_VALUE');
+    } else {
+      assert.equal(sm.compare(v.a, v.b), v.result, v.name);
+      assert.equal(sm.compare(v.b, v.a), -v.result || 0, v.name);
     }
   }
 });

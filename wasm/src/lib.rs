@@ -10,6 +10,8 @@
 //! state is `Rc`/`RefCell`, and the default generator is one per instance
 //! (page or worker).
 
+mod at;
+mod convert;
 mod decode;
 mod snowflake;
 

@@ -7,14 +7,14 @@ use std::rc::Rc;
 use js_sys::{BigUint64Array, Float64Array, Object};
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{
-    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Spec,
+    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Run, Spec,
 };
 use wasm_bindgen::prelude::*;
 
 use crate::{core_error, js_error, set};
 
 /// A `SnowflakeSpec` as numbers, names as indexes, in the order of
-/// `specArgs` in wasm-backend.js: 15 numbers cross in one copy, where
+/// `specArgs` in wasm-backend.js: 17 numbers cross in one copy, where
 /// reading an object's fields takes an import (and its glue) per field.
 /// Every index is looked up by the core, which refuses one out of range.
 const WORKER_ID: usize = 0;
@@ -32,15 +32,17 @@ const MAX_BACKWARDS_MS: usize = 11;
 const ON_EXHAUSTED: usize = 12; // index into OnExhausted::NAMES
 const MAX_BORROW_TICKS: usize = 13;
 const RESUME_AFTER_MS: usize = 14; // NaN: none (a lease's high-water mark)
+const WORKER_HIGH: usize = 15; // NaN: none; else with WORKER_LOW the named worker parts
+const WORKER_LOW: usize = 16;
 
 /// A generator's clock; a test clock is shared with its JS TestClock.
 type Clocks = ClockChoice<Rc<ManualClock>>;
 
 /// The core's `Spec` of the numbers.
-fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
-    let s: &[f64; 15] = args
+pub(crate) fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
+    let s: &[f64; 17] = args
         .try_into()
-        .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 15 numbers"))?;
+        .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 17 numbers"))?;
     let ms = |v: f64| (!v.is_nan()).then_some(v as u64);
     let custom = if s[HAS_LAYOUT] == 1.0 {
         Some(CustomLayout {
@@ -56,6 +58,7 @@ fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
     };
     Ok(Spec {
         worker_id: s[WORKER_ID] as u64,
+        worker_parts: ms(s[WORKER_HIGH]).map(|high| (high, s[WORKER_LOW] as u64)),
         preset: Preset::from_index(s[PRESET]).map_err(core_error)?,
         custom,
         epoch_ms: ms(s[EPOCH]),
@@ -119,10 +122,11 @@ pub struct SnowflakeHandle {
 }
 
 /// Writes what a run reports into `timing` (see backend.d.ts).
-fn report(timing: &Float64Array, fresh_ms: f64, high_water_ms: Option<u64>, default: bool) {
-    timing.set_index(0, fresh_ms);
+fn report(timing: &Float64Array, run: &Run, high_water_ms: Option<u64>, default: bool) {
+    timing.set_index(0, run.fresh_ms);
     timing.set_index(1, high_water_ms.map_or(f64::NAN, |ms| ms as f64));
     timing.set_index(2, generation(default).into());
+    timing.set_index(3, run.wait_ms as f64);
 }
 
 /// The generation a handle's runs report (0 for a generator of its own).
@@ -132,22 +136,24 @@ fn generation(default: bool) -> u32 {
 
 #[wasm_bindgen]
 impl SnowflakeHandle {
-    /// One claim (at most one tick, at most `max` IDs) into `out`; see backend.d.ts.
+    /// One claim (at most one tick, at most `max` IDs) into `out`, waiting
+    /// where the generator must unless `wait` is false; see backend.d.ts.
     pub fn fill(
         &self,
         out: &BigUint64Array,
         max: u32,
         timing: &Float64Array,
+        wait: bool,
     ) -> Result<u32, JsValue> {
         let mut ids = vec![0; max.min(out.length()) as usize];
         let run = self
             .slot
             .borrow()
-            .claim_into(&mut ids)
+            .claim_into(&mut ids, wait)
             .map_err(core_error)?;
         let count = run.count as u32;
         out.subarray(0, count).copy_from(&ids[..count as usize]);
-        report(timing, run.fresh_ms, Some(run.high_water_ms), self.default);
+        report(timing, &run, Some(run.high_water_ms), self.default);
         Ok(count)
     }
 
@@ -158,7 +164,7 @@ impl SnowflakeHandle {
         let g = self.slot.borrow();
         g.next_batch(&mut ids).map_err(core_error)?;
         out.copy_from(&ids);
-        report(timing, 0.0, g.high_water_ms(), self.default);
+        report(timing, &Run::default(), g.high_water_ms(), self.default);
         Ok(())
     }
 

@@ -71,10 +71,18 @@ impl<C: Clock> AtomicSnowflake<C> {
     /// [`Error::TimeOverflow`], naming `ms`, when no tick after it fits the
     /// layout.
     pub fn resume_after(self, ms: u64) -> Result<Self, Error> {
+        self.advance_past(ms)?;
+        Ok(self)
+    }
+
+    /// [`resume_after`](Self::resume_after) on a generator already in use
+    /// (and maybe shared): IDs claimed from now on fall in a tick after `ms`.
+    /// For a lease that re-claimed its worker ID under a running generator.
+    pub fn advance_past(&self, ms: u64) -> Result<(), Error> {
         let s = self.rules.state_after(ms)?;
         self.state
             .fetch_max(s, core::sync::atomic::Ordering::AcqRel);
-        Ok(self)
+        Ok(())
     }
 
     /// The last tick this generator minted in, as Unix ms (`None` before the first ID).
@@ -91,13 +99,26 @@ impl<C: Clock> AtomicSnowflake<C> {
     /// all of them in one tick. Waits as the policies say.
     #[inline]
     pub fn claim(&self, max: u64) -> Result<Claim, Error> {
+        self.claim_or_wait(max, true)
+    }
+
+    /// [`AtomicSnowflake::claim`] that never waits: where it would wait, it
+    /// fails with [`Error::ClockWouldWait`], saying until when, so that an
+    /// asynchronous caller can wait on a timer instead of a thread.
+    #[inline]
+    pub fn try_claim(&self, max: u64) -> Result<Claim, Error> {
+        self.claim_or_wait(max, false)
+    }
+
+    #[inline]
+    fn claim_or_wait(&self, max: u64, wait: bool) -> Result<Claim, Error> {
         use core::sync::atomic::Ordering;
         self.rules.check_count(max)?;
         let mut cur = self.state.load(Ordering::Acquire);
         loop {
             let now_ms = self.clock.now_ms();
             match self.rules.step(cur, now_ms, max)? {
-                Step::Wait if !self.clock.can_wait() => {
+                Step::Wait if !wait || !self.clock.can_wait() => {
                     return Err(self.rules.would_wait(cur, now_ms));
                 }
                 Step::Wait => {
@@ -134,11 +155,23 @@ impl<C: Clock> AtomicSnowflake<C> {
     /// when the tick has fewer left; `out` may be longer than a tick, as a
     /// caller sharing this generator with other threads may not know its
     /// current layout) into `out`, and says how long they stay fresh.
+    /// Where the generator must wait, it waits if `wait` is true, else it
+    /// claims nothing and says how long to wait ([`Run::wait_ms`]).
     #[cfg(feature = "std")]
-    pub fn claim_into(&self, out: &mut [u64]) -> Result<Run, Error> {
+    pub fn claim_into(&self, out: &mut [u64], wait: bool) -> Result<Run, Error> {
         let start = crate::clock::Instant::now();
         let per_tick = 1 << self.rules.layout.sequence_bits;
-        let claim = self.claim((out.len() as u64).min(per_tick))?;
+        let claim = match self.claim_or_wait((out.len() as u64).min(per_tick), wait) {
+            Err(Error::ClockWouldWait { now_ms, until_ms }) if !wait => {
+                return Ok(Run {
+                    count: 0,
+                    fresh_ms: 0.0,
+                    high_water_ms: self.high_water_ms().unwrap_or(now_ms),
+                    wait_ms: until_ms.saturating_sub(now_ms).max(1),
+                });
+            }
+            claim => claim?,
+        };
         for (slot, id) in out.iter_mut().zip(claim.ids()) {
             *slot = id;
         }
@@ -151,13 +184,14 @@ impl<C: Clock> AtomicSnowflake<C> {
             high_water_ms: self
                 .high_water_ms()
                 .unwrap_or(layout.ms_of_tick(claim.tick)),
+            wait_ms: 0,
         })
     }
 }
 
-/// What [`AtomicSnowflake::claim_into`] took.
+/// What [`AtomicSnowflake::claim_into`] took, or how long it would have waited.
 #[cfg(feature = "std")]
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Run {
     /// How many IDs it wrote.
     pub count: u64,
@@ -170,6 +204,11 @@ pub struct Run {
     /// of the last tick any caller minted in): what a worker-ID lease must
     /// cover before the run is handed out.
     pub high_water_ms: u64,
+    /// 0 for a run; for a claim that would have waited (`count` 0), how
+    /// many ms of the clock must pass before the generator mints again (at
+    /// least 1): the wait ends when the clock reads
+    /// [`Error::ClockWouldWait`]'s `until_ms`.
+    pub wait_ms: u64,
 }
 
 /// A Snowflake generator owned by one caller (`&mut self`): for targets
@@ -202,11 +241,22 @@ impl<C: Clock> Snowflake<C> {
     /// See [`AtomicSnowflake::claim`].
     #[inline]
     pub fn claim(&mut self, max: u64) -> Result<Claim, Error> {
+        self.claim_or_wait(max, true)
+    }
+
+    /// See [`AtomicSnowflake::try_claim`].
+    #[inline]
+    pub fn try_claim(&mut self, max: u64) -> Result<Claim, Error> {
+        self.claim_or_wait(max, false)
+    }
+
+    #[inline]
+    fn claim_or_wait(&mut self, max: u64, wait: bool) -> Result<Claim, Error> {
         self.rules.check_count(max)?;
         loop {
             let now_ms = self.clock.now_ms();
             match self.rules.step(self.state, now_ms, max)? {
-                Step::Wait if !self.clock.can_wait() => {
+                Step::Wait if !wait || !self.clock.can_wait() => {
                     return Err(self.rules.would_wait(self.state, now_ms));
                 }
                 Step::Wait => self.clock.relax(),

@@ -64,8 +64,9 @@ pub struct WorkerSplit {
     pub low_bits: u8,
 }
 
-/// The shape of a Snowflake: field widths (summing to 63; the sign bit stays
-/// 0), the length of one tick and the epoch.
+/// The shape of a Snowflake: field widths (summing to 63, so the sign bit
+/// stays 0; or to 64 where the source defines all 64 bits, as Discord and
+/// Mastodon do), the length of one tick and the epoch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
     pub(super) time_bits: u8,
@@ -83,8 +84,11 @@ pub enum Preset {
     /// Twitter: 41 time / 10 worker (5 datacenter + 5 worker) / 12 sequence,
     /// 1 ms, epoch 1288834974657 (2010-11-04T01:42:54.657Z).
     Twitter,
-    /// Discord: Twitter's widths, epoch 1420070400000 (2015-01-01); the
-    /// worker field is 5 bits internal worker + 5 bits internal process.
+    /// Discord: 42 time / 10 worker / 12 sequence, 1 ms, epoch
+    /// 1420070400000 (2015-01-01); the worker field is 5 bits internal
+    /// worker + 5 bits internal process. Discord documents its IDs as
+    /// unsigned 64-bit with a 42-bit timestamp (bits 63 to 22), so IDs
+    /// reach 2^63 in 2084 and go on to 2^64 - 1.
     Discord,
     /// Instagram: 41 time / 13 shard / 10 sequence, 1 ms, epoch
     /// 1314220021721 (2011-08-24T21:07:01.721Z), the value in Instagram's
@@ -95,20 +99,27 @@ pub enum Preset {
     /// sequence bits, then 16 machine bits (sequence *before* machine, as in
     /// sony/sonyflake; many articles swap them).
     Sonyflake,
+    /// Mastodon: 48 bits of Unix milliseconds and 16 low bits
+    /// (`lib/mastodon/snowflake.rb`: 6 bytes of millisecond timestamp and 2
+    /// bytes of "sequence data"), no worker field: a generator of this
+    /// layout is the only one minting for its table.
+    Mastodon,
 }
 
 impl Preset {
     /// All presets, for listings and help texts.
-    pub const ALL: [Preset; 4] = [
+    pub const ALL: [Preset; 5] = [
         Preset::Twitter,
         Preset::Discord,
         Preset::Instagram,
         Preset::Sonyflake,
+        Preset::Mastodon,
     ];
 
     /// The presets' names, in the order of [`Preset::ALL`] (the default,
     /// Twitter, first).
-    pub const NAMES: [&'static str; 4] = ["twitter", "discord", "instagram", "sonyflake"];
+    pub const NAMES: [&'static str; 5] =
+        ["twitter", "discord", "instagram", "sonyflake", "mastodon"];
 
     /// The preset's lowercase name.
     pub const fn name(self) -> &'static str {
@@ -132,6 +143,7 @@ impl Preset {
             Preset::Discord => Layout::DISCORD,
             Preset::Instagram => Layout::INSTAGRAM,
             Preset::Sonyflake => Layout::SONYFLAKE,
+            Preset::Mastodon => Layout::MASTODON,
         }
     }
 }
@@ -177,6 +189,7 @@ impl Layout {
     };
     /// Discord's layout, see [`Preset::Discord`].
     pub const DISCORD: Layout = Layout {
+        time_bits: 42,
         epoch_ms: 1_420_070_400_000,
         split: Some(WorkerSplit {
             high: "worker",
@@ -203,6 +216,16 @@ impl Layout {
         unit_ms: 10,
         epoch_ms: 1_409_529_600_000,
         order: FieldOrder::SequenceThenWorker,
+        split: None,
+    };
+    /// Mastodon's layout, see [`Preset::Mastodon`].
+    pub const MASTODON: Layout = Layout {
+        time_bits: 48,
+        worker_bits: 0,
+        sequence_bits: 16,
+        unit_ms: 1,
+        epoch_ms: 0,
+        order: FieldOrder::WorkerThenSequence,
         split: None,
     };
 
@@ -316,6 +339,11 @@ impl Layout {
     pub const fn max_tick(&self) -> u64 {
         mask(self.time_bits)
     }
+    /// Largest ID: `2^63 - 1`, or `2^64 - 1` for the layouts that use all
+    /// 64 bits.
+    pub const fn max_id(&self) -> u64 {
+        mask(self.time_bits + self.worker_bits + self.sequence_bits)
+    }
     /// Last representable time, in Unix milliseconds (saturating).
     pub const fn max_ms(&self) -> u64 {
         self.epoch_ms
@@ -387,14 +415,15 @@ impl Layout {
         }
     }
 
-    /// Splits an ID into its fields. IDs with the sign bit set are rejected.
+    /// Checks that `id` fits the layout: below 2^63 unless the layout uses
+    /// all 64 bits.
+    pub const fn check_id(&self, id: u64) -> Result<u64, ParseError> {
+        check_width(id, self.time_bits + self.worker_bits + self.sequence_bits)
+    }
+
+    /// Splits an ID into its fields; see [`Layout::check_id`].
     pub fn decode(&self, id: u64) -> Result<Parts, Error> {
-        if id >> 63 != 0 {
-            return Err(Error::Parse(ParseError::Overflow {
-                kind: Kind::Snowflake,
-                max: "9223372036854775807",
-            }));
-        }
+        self.check_id(id)?;
         let tick = id >> (self.worker_bits + self.sequence_bits);
         let (worker_id, sequence) = match self.order {
             FieldOrder::WorkerThenSequence => (
@@ -423,24 +452,85 @@ impl Layout {
         })
     }
 
-    /// The smallest ID minted at or after a Unix millisecond (any worker):
-    /// for range queries over time.
+    /// The smallest ID of the tick `ms` (Unix ms) falls in, any worker:
+    /// with [`Layout::max_id_at`], the bounds of a range query over time
+    /// (`id >= min_id_at(from) AND id <= max_id_at(to)`).
     pub fn min_id_at(&self, ms: u64) -> Result<u64, Error> {
         Ok(self.compose(self.tick_of(ms)?, 0, 0))
     }
+
+    /// The largest ID of the tick `ms` falls in, any worker.
+    pub fn max_id_at(&self, ms: u64) -> Result<u64, Error> {
+        Ok(self.compose(self.tick_of(ms)?, u64::MAX, u64::MAX))
+    }
+
+    /// The ID of `worker_id` and `sequence` in the tick `ms` falls in: an ID
+    /// for a given time (a backfill), outside any generator's monotonic
+    /// stream. Fails on a time outside the layout and on a worker or
+    /// sequence that does not fit.
+    pub fn id_at(&self, ms: u64, worker_id: u64, sequence: u64) -> Result<u64, Error> {
+        let tick = self.tick_of(ms)?;
+        self.check_worker(worker_id)?;
+        if sequence > self.max_sequence() {
+            return Err(Error::SequenceOutOfRange {
+                value: sequence,
+                max: self.max_sequence(),
+            });
+        }
+        Ok(self.place(tick, worker_id, sequence))
+    }
+
+    /// The worker ID of a preset's named worker parts (Twitter's
+    /// `{ datacenter, worker }`, Discord's `{ worker, process }`), each
+    /// checked against its width.
+    pub fn worker_of_parts(&self, high: u64, low: u64) -> Result<u64, Error> {
+        let Some(split) = self.split else {
+            return Err(Error::InvalidLayout {
+                reason: "this layout does not split its worker field: give the whole worker ID",
+            });
+        };
+        let low_max = mask(split.low_bits);
+        let high_max = self.max_worker() >> split.low_bits;
+        for (field, value, max) in [(split.high, high, high_max), (split.low, low, low_max)] {
+            if value > max {
+                return Err(Error::FieldOutOfRange { field, value, max });
+            }
+        }
+        Ok(high << split.low_bits | low)
+    }
 }
 
-/// Parses a Snowflake in decimal: 1 to 19 ASCII digits, at most 2^63 - 1.
+/// Parses a Snowflake in decimal: 1 to 20 ASCII digits, at most 2^64 - 1
+/// (whether a value fits a layout is [`Layout::check_id`]'s to say).
 pub fn parse_decimal(text: &str) -> Result<u64, ParseError> {
     crate::text::per_char(text, decimal)
 }
 
+/// [`parse_decimal`] of a Snowflake of a layout `bits` wide (63, or 64 for
+/// the layouts that use all 64 bits): what a caller that knows the layout's
+/// width but not the layout checks a decimal text with.
+pub fn parse_decimal_of_width(text: &str, bits: u8) -> Result<u64, ParseError> {
+    check_width(parse_decimal(text)?, bits)
+}
+
+/// Checks that `id` fits `bits` bits.
+const fn check_width(id: u64, bits: u8) -> Result<u64, ParseError> {
+    if bits < 64 && id >> bits != 0 {
+        Err(ParseError::Overflow {
+            kind: Kind::Snowflake,
+            max: "9223372036854775807 (2^63 - 1) in a 63-bit layout",
+        })
+    } else {
+        Ok(id)
+    }
+}
+
 /// [`parse_decimal`] over bytes.
 fn decimal(b: &[u8]) -> Result<u64, ParseError> {
-    if b.is_empty() || b.len() > 19 {
+    if b.is_empty() || b.len() > 20 {
         return Err(ParseError::Length {
             kind: Kind::Snowflake,
-            expected: "1 to 19",
+            expected: "1 to 20",
             found: b.len(),
         });
     }
@@ -454,14 +544,13 @@ fn decimal(b: &[u8]) -> Result<u64, ParseError> {
                 allowed: "decimal digits 0-9",
             });
         }
-        // 19 digits fit u64; only the sign bit needs checking.
-        v = v * 10 + (c - b'0') as u64;
-    }
-    if v >> 63 != 0 {
-        return Err(ParseError::Overflow {
-            kind: Kind::Snowflake,
-            max: "9223372036854775807",
-        });
+        v = v
+            .checked_mul(10)
+            .and_then(|v| v.checked_add((c - b'0') as u64))
+            .ok_or(ParseError::Overflow {
+                kind: Kind::Snowflake,
+                max: "18446744073709551615 (2^64 - 1)",
+            })?;
     }
     Ok(v)
 }

@@ -26,7 +26,10 @@ pub use generator::AtomicSnowflake;
 #[cfg(feature = "std")]
 pub use generator::Run;
 pub use generator::Snowflake;
-pub use layout::{CustomLayout, FieldOrder, Layout, Parts, Preset, WorkerSplit, parse_decimal};
+pub use layout::{
+    CustomLayout, FieldOrder, Layout, Parts, Preset, WorkerSplit, parse_decimal,
+    parse_decimal_of_width,
+};
 pub use policy::{OnBackwards, OnExhausted};
 pub use rules::Claim;
 pub use spec::Spec;

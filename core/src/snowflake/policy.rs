@@ -127,7 +127,7 @@ mod tests {
         assert!(OnBackwards::from_name("skip", 1).is_err());
         // A binding's index that is not a whole number in range never
         // becomes another item (a JS indexOf of -1 once became the first).
-        for bad in [-1.0, 0.5, 4.0, f64::NAN, f64::INFINITY] {
+        for bad in [-1.0, 0.5, 5.0, f64::NAN, f64::INFINITY] {
             assert_eq!(
                 Preset::from_index(bad),
                 Err(Error::UnknownName {
@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(Preset::from_index(1.0), Ok(Preset::Discord));
         assert_eq!(
             std::string::ToString::to_string(&Preset::from_name("snow").unwrap_err()),
-            "unknown preset: expected one of 'twitter', 'discord', 'instagram', 'sonyflake'"
+            "unknown preset: expected one of 'twitter', 'discord', 'instagram', 'sonyflake', 'mastodon'"
         );
     }
 }

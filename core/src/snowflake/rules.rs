@@ -82,11 +82,11 @@ impl Rules {
         };
         let now_slot = now_tick << sb;
         if state <= now_slot {
-            return Ok(Self::take(now_slot, want, sb));
+            return self.take(now_slot, want);
         }
         if state >> sb == now_tick {
             // Room left in the clock's tick, which `tick_of` checked.
-            return Ok(Self::take(state, want, sb));
+            return self.take(state, want);
         }
         self.step_ahead(state, now_tick, want)
     }
@@ -160,17 +160,26 @@ impl Rules {
                 now_ms: self.layout.ms_of_tick(next_tick),
             });
         }
-        Ok(Self::take(state, want, sb))
+        self.take(state, want)
     }
 
-    /// Up to `want` slots from `state` on, within its tick.
+    /// Up to `want` slots from `state` on, within its tick. The state after
+    /// them must fit a `u64`: only a layout whose time and sequence take all
+    /// 64 bits (Mastodon's) reaches its end, in its last tick (year 10889),
+    /// whose last slot is therefore never minted.
     #[inline]
-    fn take(state: u64, want: u64, sequence_bits: u8) -> Step {
-        let per_tick = 1u64 << sequence_bits;
-        Step::Take {
-            slot: state,
-            count: want.min(per_tick - (state & (per_tick - 1))),
+    fn take(&self, state: u64, want: u64) -> Result<Step, Error> {
+        let per_tick = 1u64 << self.layout.sequence_bits;
+        let count = want
+            .min(per_tick - (state & (per_tick - 1)))
+            .min(u64::MAX - state);
+        if count == 0 {
+            return Err(Error::TimeOverflow {
+                max_ms: self.layout.max_ms(),
+                now_ms: self.layout.ms_of_tick(state >> self.layout.sequence_bits),
+            });
         }
+        Ok(Step::Take { slot: state, count })
     }
 
     #[inline]

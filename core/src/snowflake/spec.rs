@@ -12,8 +12,12 @@ use crate::error::Error;
 /// Everything the options say about a Snowflake generator but its clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Spec {
-    /// The worker ID.
+    /// The worker ID (see `worker_parts`).
     pub worker_id: u64,
+    /// The worker ID as the named parts of a preset that splits it
+    /// (`(high, low)`, e.g. Twitter's datacenter and worker); replaces
+    /// `worker_id` when given.
+    pub worker_parts: Option<(u64, u64)>,
     /// The preset whose layout is used when `custom` is `None`.
     pub preset: Preset,
     /// Custom field widths, replacing the preset's.
@@ -34,10 +38,19 @@ impl Spec {
         Layout::resolve(self.preset, self.custom, self.epoch_ms)
     }
 
+    /// The worker ID the options give: `worker_parts` packed
+    /// ([`Layout::worker_of_parts`]), else `worker_id`.
+    pub fn worker_id(&self) -> Result<u64, Error> {
+        match self.worker_parts {
+            Some((high, low)) => self.layout()?.worker_of_parts(high, low),
+            None => Ok(self.worker_id),
+        }
+    }
+
     /// The generator the options describe, on `clock`.
     #[cfg(target_has_atomic = "64")]
     pub fn build<C: Clock>(&self, clock: C) -> Result<AtomicSnowflake<C>, Error> {
-        let generator = AtomicSnowflake::new(self.layout()?, self.worker_id, clock)?
+        let generator = AtomicSnowflake::new(self.layout()?, self.worker_id()?, clock)?
             .on_backwards(self.on_backwards)
             .on_exhausted(self.on_exhausted);
         match self.resume_after_ms {

@@ -5,7 +5,6 @@
 import { SnowmintError } from '../errors.js';
 import { call } from './checks.js';
 
-const U63 = (1n << 63n) - 1n;
 /**
  * A decoded Snowflake. `date` is computed when read: building a Date costs
  * more than decoding the fields, and most callers want only one of them.
@@ -60,6 +59,9 @@ export function snowflakeDecoder(backend, layout, preset) {
   const parts = split && partsMaker(split.high, split.low);
   const lowDiv = split ? 2 ** split.lowBits : 1;
   const ws = layout.workerBits + layout.sequenceBits;
+  // 63 bits, or 64 for the layouts that use them all (Discord, Mastodon).
+  const bits = layout.timeBits + ws;
+  const maxId = (1n << BigInt(bits)) - 1n;
   // Worker and sequence in the low 32 bits: two BigInt operations, then number math.
   const low32 = ws <= 32;
   const tickDiv = 2 ** ws;
@@ -69,9 +71,9 @@ export function snowflakeDecoder(backend, layout, preset) {
   const wMod = 2 ** layout.workerBits;
   const sMod = 2 ** layout.sequenceBits;
   return (id) => {
-    if (id < 0n || id > U63) {
+    if (id < 0n || id > maxId) {
       // The core's parser names the problem (sign, size) in its own words.
-      call(() => backend.decodeText(String(id), 'snowflake'));
+      call(() => backend.snowflakeCheck(String(id), bits));
     }
     let tick, workerId, sequence;
     if (low32) {

@@ -30,7 +30,8 @@ export function createOptions(backend, C) {
     }
   }
 
-  const SNOWFLAKE_OPTIONS = ['workerId', 'lease', 'preset', 'layout', 'epoch', 'clock', 'onBackwards', 'maxBackwardsMs', 'onExhausted', 'maxBorrowTicks'];
+  // The named worker parts of the presets that split the worker field (C.workerParts).
+  const SNOWFLAKE_OPTIONS = ['workerId', 'lease', ...C.workerParts, 'preset', 'layout', 'epoch', 'clock', 'onBackwards', 'maxBackwardsMs', 'onExhausted', 'maxBorrowTicks'];
   const LAYOUT_OPTIONS = ['timeBits', 'workerBits', 'sequenceBits', 'unitMs', 'epoch', 'order'];
 
   /** A worker-ID lease (snowmint/lease): what api.js needs of one, see npm/src/lease/lease.js. */
@@ -91,6 +92,8 @@ export function createOptions(backend, C) {
       }
       spec.workerId = o.workerId;
     }
+    const parts = C.workerParts.filter((k) => o[k] !== undefined);
+    if (parts.length > 0) spec.workerParts = workerParts(o, parts, info, what);
     let lease = null;
     if (o.lease !== undefined) {
       if (o.workerId !== undefined) throw optionError(`${what}: give a workerId or a lease, not both`);
@@ -100,12 +103,34 @@ export function createOptions(backend, C) {
       if (lease.size > ids) {
         throw makeError('ERR_WORKER_ID_RANGE', `the lease may hand out worker IDs up to ${lease.size - 1}, but the layout has only ${ids}: limit the lease's workerIds`);
       }
-    } else if (o.workerId === undefined && leaseFallback) {
+    } else if (o.workerId === undefined && parts.length === 0 && leaseFallback) {
       // The host's zero-config lease: one per process, claimed for the first layout
       // it served; the host checks that its worker ID fits this one.
       lease = leaseFallback(info.workerBits);
     }
     return { spec, clockHandle, lease, layout: info };
+  }
+
+  /**
+   * `[high, low]` of a preset's named worker parts (`{ datacenter, worker }`
+   * for Twitter, `{ worker, process }` for Discord; a missing one is 0): the
+   * core packs them and checks each against its width.
+   */
+  function workerParts(o, given, info, what) {
+    if (o.workerId !== undefined || o.lease !== undefined) {
+      throw optionError(`${what}: give a workerId, a lease or the worker field's parts (${given.join(', ')}), not more than one`);
+    }
+    const { split } = info;
+    const names = split ? [split.high, split.low] : [];
+    const stray = given.find((k) => !names.includes(k));
+    if (stray !== undefined) {
+      throw optionError(
+        split
+          ? `${what}: this layout splits its worker field into '${split.high}' and '${split.low}', not '${stray}'`
+          : `${what}: this layout does not split its worker field, so '${stray}' does not apply: give a workerId`,
+      );
+    }
+    return names.map((k) => uintOption(k, o[k], 0, 'ERR_WORKER_ID_RANGE'));
   }
 
   /** The spec of a generator on a lease's current worker ID, starting after the lease's high-water bound. */

@@ -21,8 +21,8 @@ import { snowflakeDecoder } from './decode.js';
  */
 export function createSources(backend, { now, margin, C }) {
   const { minRun: MIN_RUN, maxIdRun: MAX_ID_RUN, maxTextRun: MAX_TEXT_RUN } = C;
-  /** What a run reports (backend.d.ts): [fresh ms, high-water ms, generation]. */
-  const timing = new Float64Array(3);
+  /** What a run reports (backend.d.ts): [fresh ms, high-water ms, generation, wait ms]. */
+  const timing = new Float64Array(4);
   /** Whether the run a source claimed at `start` may still be handed out. */
   const fresh = (src) => {
     const t = now();
@@ -49,6 +49,9 @@ export function createSources(backend, { now, margin, C }) {
       this.len = 0;
       this.start = 0;
       this.deadline = -Infinity;
+      /** Pending nextAsync() calls, served from index `served` on. */
+      this.waiting = [];
+      this.served = 0;
     }
 
     /**
@@ -99,7 +102,12 @@ export function createSources(backend, { now, margin, C }) {
       }
     }
 
-    refill() {
+    /**
+     * Claims a new run and hands out its first ID, waiting (blocking) where
+     * the generator must; with `wait` false it returns undefined there
+     * instead, and `timing[3]` says how many ms to wait.
+     */
+    refill(wait = true) {
       if (this.len > 0) {
         if (this.pos >= this.len) this.run = Math.min(this.run * 2, this.cap);
         else if (this.pos * 2 < this.len) this.run = Math.max(this.run >> 1, Math.min(MIN_RUN, this.cap));
@@ -109,12 +117,55 @@ export function createSources(backend, { now, margin, C }) {
       let start, n;
       do {
         start = this.start = now();
-        n = call(() => this.h.fill(this.buf, this.run, timing));
+        n = call(() => this.h.fill(this.buf, this.run, timing, wait));
+        if (n === 0) return undefined;
       } while (!this.claimed());
       this.deadline = this.buffered ? start + timing[0] + this.unit : -Infinity;
       this.len = n;
       this.pos = 1;
       return this.buf[0];
+    }
+
+    /**
+     * The next ID without blocking the thread: where the generator must wait
+     * (a used-up tick, a clock behind the last ID), the core says for how
+     * long, and the call waits on a timer. Calls made meanwhile queue behind
+     * it (one timer for all) and are served in order when it fires.
+     */
+    nextAsync() {
+      if (this.waiting.length === 0) {
+        const id = this.tryNext();
+        if (id !== undefined) return Promise.resolve(id);
+      }
+      return new Promise((resolve, reject) => {
+        if (this.waiting.push({ resolve, reject }) === 1) setTimeout(() => this.serve(), timing[3]);
+      });
+    }
+
+    /** An ID if the generator can mint one now; else undefined, and `timing[3]` says how many ms to wait. */
+    tryNext() {
+      return this.pos < this.len && fresh(this) ? this.buf[this.pos++] : this.refill(false);
+    }
+
+    /** Serves the queued nextAsync() calls in order until the generator must wait again. */
+    serve() {
+      const queue = this.waiting;
+      for (; this.served < queue.length; this.served++) {
+        let id;
+        try {
+          id = this.tryNext();
+        } catch (e) {
+          queue[this.served].reject(e);
+          continue;
+        }
+        if (id === undefined) {
+          setTimeout(() => this.serve(), timing[3]);
+          return;
+        }
+        queue[this.served].resolve(id);
+      }
+      this.waiting = [];
+      this.served = 0;
     }
 
     /** `count` IDs: first what is left of the current run (keeping order), then fresh ones. */

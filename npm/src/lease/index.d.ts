@@ -13,18 +13,6 @@ export interface LeaseOptions {
   clock?: LeaseClock;
 }
 
-/** ClockError `ERR_CLOCK_SKEW`: a renewal found the holder's clock beyond `maxSkewMs` from another. */
-export interface ClockSkewError extends ClockError {
-  code: 'ERR_CLOCK_SKEW';
-  /** Our clock minus theirs, ms (positive: ours is ahead). */
-  skewMs: number;
-  /** How far off the measurement may be, ms (half a round trip; for etcd peers, half their renewMs more). */
-  errMs: number;
-  /** What it was measured against: the server's clock, or the mean of the live peers' last reports. */
-  against: string;
-  maxSkewMs: number;
-}
-
 export interface StoreLeaseOptions extends LeaseOptions {
   /** The layout of the generator the lease is for: the lease hands out its whole worker field (Instagram 8192, Sonyflake 65536 IDs), or `workerIds` within it. Default 'twitter' (1024). */
   preset?: Preset;
@@ -72,11 +60,11 @@ export declare class Lease {
   on(event: 'acquired', listener: (info: { workerId: number }) => void): this;
   on(event: 'lost', listener: (error: LeaseError) => void): this;
   on(event: 'renewFailed', listener: (error: Error) => void): this;
-  on(event: 'skew', listener: (error: ClockSkewError) => void): this;
+  on(event: 'skew', listener: (info: SkewInfo) => void): this;
   once(event: 'acquired', listener: (info: { workerId: number }) => void): this;
   once(event: 'lost', listener: (error: LeaseError) => void): this;
   once(event: 'renewFailed', listener: (error: Error) => void): this;
-  once(event: 'skew', listener: (error: ClockSkewError) => void): this;
+  once(event: 'skew', listener: (info: SkewInfo) => void): this;
   off(event: 'acquired' | 'lost' | 'renewFailed' | 'skew', listener: (...args: any[]) => void): this;
 }
 
@@ -87,7 +75,41 @@ export declare class Lease {
  * the holder dies. A lock file deleted under its holder makes one call throw
  * `ERR_LEASE_LOST` while the lease claims again.
  */
-export declare function localLease(options?: LeaseOptions & { dir?: string }): Lease;
+export declare function localLease(options?: LocalLeaseOptions): Lease;
+
+export interface LocalLeaseOptions extends LeaseOptions {
+  /** The lease directory, an absolute path (default: SNOWMINT_LEASE_DIR, else defaultLeaseDir()). */
+  dir?: string;
+  /** Claim among the whole worker field of this preset or layout (8,192 IDs for 'instagram', 65,536 for 'sonyflake'). */
+  layout?: string | { workerBits: number };
+  /**
+   * How far (ms) the lease's clock may be from the host's (the kernel's time of its lock-file writes) or from
+   * the mean of its live peers' reports, checked at the claim and at every write of the bound (default 1000;
+   * Infinity: no check).
+   */
+  maxSkewMs?: number;
+  /** Beyond maxSkewMs: 'refuse' (default: ClockError ERR_CLOCK_SKEW) or 'warn' (a 'skew' event). */
+  onSkew?: 'refuse' | 'warn';
+}
+
+/**
+ * What a skew check measured (the 'skew' event; the same fields on a ClockError
+ * ERR_CLOCK_SKEW). Redis, etcd and ZooKeeper leases emit that ClockError itself.
+ */
+export interface SkewInfo {
+  workerId: number;
+  /** The lease's clock minus the reference's (ms): positive when ahead. */
+  skewMs: number;
+  /**
+   * 'host': the host's clock (local leases); 'server': the store's clock (Redis TIME,
+   * ZooKeeper's znode mtime); 'peers': the mean of `peers` live peers' last reports.
+   */
+  against: 'host' | 'server' | 'peers';
+  peers: number;
+  maxSkewMs: number;
+  /** Store leases: how far off the measurement may be (half a round trip; for etcd peers, half their renewMs more). */
+  errMs?: number;
+}
 /** The default lease directory: `snowmint-leases-<user>` under the OS temp dir. */
 export declare function defaultLeaseDir(): string;
 /** Many hosts: Redis, through an ioredis client or a connected node-redis client. */

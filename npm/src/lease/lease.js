@@ -127,7 +127,8 @@ export function skewOptions(o) {
 /**
  * The holder's clock against the others, from the readings of one extend
  * sent at `sentMs` and answered at `doneMs` (on the holder's clock): a list
- * of { against, skewMs (ours minus theirs), errMs (how far off that may be) }.
+ * of { against: 'server' | 'peers', what (for messages), peers (how many),
+ * skewMs (ours minus theirs), errMs (how far off that may be) }.
  * Against the coordinator: it read its clock somewhere between send and
  * answer. Against the peers, the mean of their skews: a peer's report with
  * the coordinator's time gives its offset from the coordinator (ours minus
@@ -138,7 +139,7 @@ export function measureSkew(readings, sentMs, doneMs) {
   const half = (doneMs - sentMs) / 2;
   const out = [];
   const { server, peers = [] } = readings;
-  if (server) out.push({ against: `the ${server.name}`, skewMs: mid - server.ms, errMs: half });
+  if (server) out.push({ against: 'server', what: `the ${server.name}`, peers: 0, skewMs: mid - server.ms, errMs: half });
   if (peers.length > 0) {
     let sum = 0;
     let err = 0;
@@ -154,7 +155,7 @@ export function measureSkew(readings, sentMs, doneMs) {
       }
     }
     const n = peers.length;
-    out.push({ against: `the mean of ${n} live peer${n === 1 ? "'s" : "s'"} last reported clocks`, skewMs: sum / n, errMs: err / n });
+    out.push({ against: 'peers', what: `the mean of ${n} live peer${n === 1 ? "'s" : "s'"} last reported clocks`, peers: n, skewMs: sum / n, errMs: err / n });
   }
   return out;
 }
@@ -369,7 +370,7 @@ export class Lease extends EventEmitter {
       this.#skewError = null;
       return;
     }
-    const [{ against, skewMs, errMs }] = beyond;
+    const [{ against, what, peers, skewMs, errMs }] = beyond;
     const ms = Math.round(skewMs);
     const then =
       onSkew === 'refuse'
@@ -377,9 +378,9 @@ export class Lease extends EventEmitter {
         : `IDs are still minted (onSkew 'warn'), but they sort ${ms > 0 ? 'after' : 'before'} IDs minted at the same moment elsewhere`;
     const e = new ClockError(
       'ERR_CLOCK_SKEW',
-      `the clock of worker ID ${this.#workerId} (${this.#store.kind} lease at ${this.#store.where}) is ${Math.abs(ms)} ms ${ms > 0 ? 'ahead of' : 'behind'} ${against}, measured to within ${Math.ceil(errMs)} ms: beyond maxSkewMs ${maxSkewMs}. ${then}. Fix the host's time synchronisation (NTP, chrony).`,
+      `the clock of worker ID ${this.#workerId} (${this.#store.kind} lease at ${this.#store.where}) is ${Math.abs(ms)} ms ${ms > 0 ? 'ahead of' : 'behind'} ${what}, measured to within ${Math.ceil(errMs)} ms: beyond maxSkewMs ${maxSkewMs}. ${then}. Fix the host's time synchronisation (NTP, chrony).`,
     );
-    Object.assign(e, { skewMs: ms, errMs: Math.ceil(errMs), against, maxSkewMs });
+    Object.assign(e, { workerId: this.#workerId, skewMs: ms, errMs: Math.ceil(errMs), against, peers, maxSkewMs });
     if (onSkew === 'refuse') this.#skewError = e;
     if (this.#skewed) return;
     this.#skewed = true;

@@ -3,14 +3,14 @@
 // crashed process never leaves a stale lease and nothing guesses from PIDs.
 // Synchronous, so the default generator can lease its worker ID inside the
 // first nextId() call. The file also holds the worker ID's high-water bound.
-// node/src/lease.rs opens the directory and files so that no other user can
-// steer them, and tells whether a held file is still the one its path names:
+// The snowmint-lease crate (lease/, through node/src/lease.rs) resolves the
+// directory, opens it and the files so that no other user can steer them
+// (the same files a Rust service's lease locks), and tells whether a held
+// file is still the one its path names:
 // a cleaner that deletes it frees the worker ID for others, so the holder
 // checks on every claimed run and claims again (Lease#check).
 
-import { tmpdir, userInfo } from 'node:os';
-import { isAbsolute, join } from 'node:path';
-import { LeaseError } from '../errors.js';
+import { ClockError, ConfigError, LeaseError } from '../errors.js';
 import { addon } from '../addon.js';
 import { Lease, clockOf, idRange } from './lease.js';
 
@@ -21,42 +21,70 @@ import { Lease, clockOf, idRange } from './lease.js';
  */
 const RESERVE_MS = 1000;
 
-/** The default lease directory: per user, under the OS temp dir. */
+/**
+ * The default lease directory: per user, under the OS temp dir. The addon's
+ * (the snowmint-lease crate's), so a Rust service's zero-config lease uses
+ * the same one.
+ */
 export function defaultLeaseDir() {
-  let user;
+  return addon.defaultLeaseDir();
+}
+
+/** Runs an addon call, turning its errors into LeaseErrors. */
+function io(fn) {
   try {
-    user = userInfo().username;
-  } catch {
-    user = String(process.getuid?.() ?? 'user');
+    return fn();
+  } catch (e) {
+    throw new LeaseError(e.code === 'ERR_LEASE_DIR_UNSAFE' ? e.code : 'ERR_LEASE_IO', e.message, { cause: e });
   }
-  return join(tmpdir(), `snowmint-leases-${user}`);
 }
 
 /** Local leases still held: released (exact high-water mark written) when the process exits. */
 const live = new Set();
 let exitHook = false;
 
+/** Checked `maxSkewMs` (default 1000; Infinity: no check) and `onSkew` ('refuse' default, or 'warn'). */
+function skewOptions({ maxSkewMs = 1000, onSkew = 'refuse' }) {
+  if (!(maxSkewMs > 0)) throw new ConfigError('ERR_INVALID_OPTION', `maxSkewMs must be a positive number of ms (Infinity: no check), got ${maxSkewMs}`);
+  if (onSkew !== 'refuse' && onSkew !== 'warn') throw new ConfigError('ERR_INVALID_OPTION', `onSkew must be 'refuse' or 'warn', got ${onSkew}`);
+  return { maxSkewMs, onSkew };
+}
+
 /**
  * `processWide`: the default generator's store, whose lock every thread
- * shares (node/src/lease.rs). `machineClock`: the machine's clock, read after
- * each claim; null for a caller's clock (a TestClock is no other process's
- * time, and would never move past the claim by itself).
+ * shares (node/src/lease.rs). `clock`: the lease's clock, written into the
+ * lock file as the holder's report at every write. `machineClock`: the
+ * machine's clock, read after each claim; null for a caller's clock (a
+ * TestClock is no other process's time, and would never move past the claim
+ * by itself). The last argument: skewOptions(options).
  */
-function localStore(dir, processWide, machineClock) {
+function localStore(dir, processWide, clock, machineClock, { maxSkewMs, onSkew }) {
   let file = null;
-  const io = (fn) => {
-    try {
-      return fn();
-    } catch (e) {
-      throw new LeaseError(e.code === 'ERR_LEASE_DIR_UNSAFE' ? e.code : 'ERR_LEASE_IO', e.message, { cause: e });
+  /**
+   * After a write: this clock too far from the host's or its live peers'
+   * (the snowmint-lease crate measures, from the lock files): throw
+   * ClockError ERR_CLOCK_SKEW, or emit 'skew' on the lease.
+   */
+  const checkSkew = (lease) => {
+    if (maxSkewMs === Number.POSITIVE_INFINITY) return;
+    const skew = io(() => file.skew(dir, maxSkewMs));
+    if (skew === null) return;
+    const info = { workerId: file.workerId, skewMs: skew.skewMs, against: skew.against, peers: skew.peers, maxSkewMs };
+    if (onSkew === 'warn') {
+      // Later, so that a listener added after localLease() returns hears the first one too.
+      process.nextTick(() => lease?.emit('skew', info));
+      return;
     }
+    const err = new ClockError('ERR_CLOCK_SKEW', `worker ID ${file.workerId} (local lease at ${dir}): ${skew.message}, or set onSkew: 'warn'.`);
+    throw Object.assign(err, { skewMs: skew.skewMs, against: skew.against });
   };
   return {
     kind: 'local',
     where: dir,
     sync: true,
-    bounds() {
-      const flat = io(() => addon.leaseBounds(dir));
+    bounds(ids) {
+      // Only the range's files: a lease on a few IDs need not read them all.
+      const flat = io(() => addon.leaseBounds(dir, ids[0], ids.at(-1)));
       const bounds = new Map();
       for (let i = 0; i < flat.length; i += 2) bounds.set(flat[i], flat[i + 1]);
       return bounds;
@@ -66,6 +94,10 @@ function localStore(dir, processWide, machineClock) {
       if (!processWide) file?.unlock();
       file = io(() => addon.leaseLock(dir, ids, processWide));
       if (file === null) return null;
+      // The claimant's report first, bound unchanged: a claim refused for
+      // skew leaves the file's bound as it found it.
+      io(() => file.raise(file.claimedBound, clock()));
+      checkSkew(this.lease);
       // Start after the bound as read under the lock, and after the moment
       // of the claim: a file that a cleaner deleted took its holder's bound
       // with it, but that holder hands out no ID minted after its lock-file
@@ -75,39 +107,65 @@ function localStore(dir, processWide, machineClock) {
     held() {
       return file.held();
     },
+    unlock() {
+      file?.unlock();
+    },
     extend(_id, _token, bound) {
-      io(() => file.raise(bound));
+      io(() => file.raise(bound, clock()));
+      checkSkew(this.lease);
       return true;
     },
     release(_id, _token, hwm) {
       live.delete(this.lease);
       // A lost file is no one's lease any more: nothing to record in it.
-      if (hwm !== null && file.held()) io(() => file.set(hwm));
+      if (hwm !== null && file.held()) io(() => file.set(hwm, clock()));
       file.unlock();
     },
   };
 }
 
+/**
+ * How many worker IDs the lease's range may span: the whole worker field of
+ * `options.layout` (a preset name, or a layout with `workerBits`); without
+ * one, the 1,024 of the default layout, or up to the 65,536 of the widest
+ * preset (Sonyflake) for an explicit `workerIds` range (a generator then
+ * checks that the range fits its layout).
+ */
+function workerIdCount({ layout, workerIds }) {
+  if (layout === undefined) return workerIds === undefined ? 1024 : 2 ** 16;
+  let bits = layout?.workerBits;
+  if (typeof layout === 'string') {
+    try {
+      bits = addon.presetWorkerBits(layout);
+    } catch (e) {
+      throw new ConfigError('ERR_INVALID_OPTION', `layout: ${e.message}`, { cause: e });
+    }
+  }
+  if (!Number.isInteger(bits) || bits < 0 || bits > 16) {
+    throw new ConfigError('ERR_INVALID_OPTION', `layout must be a preset name or a layout with workerBits from 0 to 16 (a lease hands out at most 65,536 worker IDs), got workerBits ${bits}`);
+  }
+  return 2 ** bits;
+}
+
 /** A held local lease on `options.dir` (or the default directory); see `localLease`. */
 function claimLocal(options, processWide) {
-  const env = process.env.SNOWMINT_LEASE_DIR;
-  const dir = options.dir ?? (env || defaultLeaseDir());
-  if (!isAbsolute(dir)) {
-    const what = options.dir === undefined ? `SNOWMINT_LEASE_DIR='${env}'` : `localLease({ dir: '${dir}' })`;
-    throw new LeaseError(
-      'ERR_LEASE_DIR_UNSAFE',
-      `${what} is a relative path: processes started in different working directories would use different lease directories and share worker IDs. Give an absolute path.`,
-    );
-  }
+  // options.dir, else SNOWMINT_LEASE_DIR, else the default; a relative path is refused.
+  const dir = io(() => addon.leaseDir(options.dir ?? null));
   const clock = clockOf(options.clock, addon.monotonicNowMs);
-  const store = localStore(dir, processWide, options.clock === undefined ? clock : null);
+  const store = localStore(dir, processWide, clock, options.clock === undefined ? clock : null, skewOptions(options));
   const lease = new Lease(store, {
     clock,
-    range: idRange(options),
+    range: idRange(options, workerIdCount(options)),
     reserveMs: RESERVE_MS,
   });
-  lease.acquire();
   store.lease = lease;
+  try {
+    lease.acquire();
+  } catch (e) {
+    // Refused after locking (its clock is skewed): free the worker ID again.
+    if (!processWide) store.unlock();
+    throw e;
+  }
   return lease;
 }
 
@@ -115,10 +173,16 @@ function claimLocal(options, processWide) {
  * Leases a worker ID among the processes of this machine (synchronously).
  * Every call takes a worker ID of its own, in any thread.
  *
- * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, clock?: object | (() => number) }} [options]
+ * @param {{ dir?: string, workerIds?: { min?: number, max?: number }, layout?: string | { workerBits: number }, clock?: object | (() => number), maxSkewMs?: number, onSkew?: 'refuse' | 'warn' }} [options]
  *   `dir`: the lease directory, an absolute path (default: `SNOWMINT_LEASE_DIR`,
  *   else a per-user directory under the OS temp dir); every process that must
- *   not share a worker ID has to use the same one.
+ *   not share a worker ID has to use the same one. `layout`: claim among the
+ *   whole worker field of this preset or layout (8,192 IDs for 'instagram',
+ *   65,536 for 'sonyflake'); default 0 to 1023, or `workerIds`. `maxSkewMs`
+ *   (default 1000; Infinity turns it off), `onSkew` ('refuse', the default:
+ *   ClockError ERR_CLOCK_SKEW; or 'warn': a 'skew' event): at the claim and at
+ *   every write of the bound, the lease's clock is compared with the host's
+ *   (the kernel's time of the write) and the mean of its live peers'.
  */
 export function localLease(options = {}) {
   const lease = claimLocal(options, false);
@@ -145,6 +209,15 @@ export function localLease(options = {}) {
  * first thread to notice claims a new lock for the process, and the others
  * take that one when they notice (node/src/lease.rs).
  */
-export function processLease(workerIds) {
-  return claimLocal({ workerIds }, true);
+export function processLease(workerBits) {
+  // It warns rather than refuses: its clock is the default one, which holds
+  // when the wall clock steps back, so an NTP correction must not stop every
+  // nextId() of the process until the wall clock is back. Once, on stderr.
+  const lease = claimLocal({ layout: { workerBits }, onSkew: 'warn' }, true);
+  lease.once('skew', ({ workerId, skewMs, against }) => {
+    process.emitWarning(`snowmint: the clock of this process's zero-config lease (worker ID ${workerId}) is ${skewMs} ms from the ${against === 'host' ? "host's" : "peers'"} clock`, {
+      code: 'ERR_CLOCK_SKEW',
+    });
+  });
+  return lease;
 }

@@ -1,0 +1,68 @@
+//! Name-based UUIDs (RFC 9562 §5.3 and §5.5): v3 is MD5, v5 is SHA-1, of a
+//! namespace UUID's 16 bytes followed by the name's bytes. The same
+//! namespace and name give the same UUID everywhere, so these are content
+//! keys, not unique IDs. The RFC prefers v5; v3 stays for compatibility.
+//! The hashes are RustCrypto's `md-5` and `sha1` (`no_std`).
+
+use md5::Md5;
+use sha1::{Digest, Sha1};
+
+use crate::uuid::Uuid;
+
+/// The namespaces RFC 9562 §6.6 predefines (Table 3).
+impl Uuid {
+    /// Names are fully qualified domain names.
+    pub const NAMESPACE_DNS: Uuid = Uuid(0x6ba7b810_9dad_11d1_80b4_00c04fd430c8);
+    /// Names are URLs.
+    pub const NAMESPACE_URL: Uuid = Uuid(0x6ba7b811_9dad_11d1_80b4_00c04fd430c8);
+    /// Names are ISO object identifiers (OIDs).
+    pub const NAMESPACE_OID: Uuid = Uuid(0x6ba7b812_9dad_11d1_80b4_00c04fd430c8);
+    /// Names are X.500 distinguished names (DER or text).
+    pub const NAMESPACE_X500: Uuid = Uuid(0x6ba7b814_9dad_11d1_80b4_00c04fd430c8);
+
+    /// The predefined namespaces by the names the bindings give them.
+    pub const NAMESPACES: [(&'static str, Uuid); 4] = [
+        ("DNS", Uuid::NAMESPACE_DNS),
+        ("URL", Uuid::NAMESPACE_URL),
+        ("OID", Uuid::NAMESPACE_OID),
+        ("X500", Uuid::NAMESPACE_X500),
+    ];
+
+    /// The v3 (MD5) UUID of `name` in `namespace`.
+    pub fn v3(namespace: Uuid, name: &[u8]) -> Uuid {
+        hashed::<Md5>(namespace, name, 3)
+    }
+
+    /// The v5 (SHA-1) UUID of `name` in `namespace`.
+    pub fn v5(namespace: Uuid, name: &[u8]) -> Uuid {
+        hashed::<Sha1>(namespace, name, 5)
+    }
+}
+
+/// The first 16 bytes of the hash of namespace and name, with the version
+/// and variant bits set.
+fn hashed<D: Digest>(namespace: Uuid, name: &[u8], version: u8) -> Uuid {
+    let hash = D::new()
+        .chain_update(namespace.to_bytes())
+        .chain_update(name)
+        .finalize();
+    let mut first = [0u8; 16];
+    first.copy_from_slice(&hash[..16]);
+    Uuid::with_version(u128::from_be_bytes(first), version)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc_9562_appendix_a_examples() {
+        // A.2 and A.4: "www.example.com" in the DNS namespace.
+        let v3 = Uuid::v3(Uuid::NAMESPACE_DNS, b"www.example.com");
+        assert_eq!(&*v3.to_text(), "5df41881-3aed-3515-88a7-2f4a814cf09e");
+        let v5 = Uuid::v5(Uuid::NAMESPACE_DNS, b"www.example.com");
+        assert_eq!(&*v5.to_text(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
+        assert_eq!((v3.version(), v5.version()), (3, 5));
+        assert!(v3.is_rfc_variant() && v5.is_rfc_variant());
+    }
+}

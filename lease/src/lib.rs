@@ -1,0 +1,45 @@
+//! # snowmint-lease
+//!
+//! Worker IDs for [`snowmint`]'s Snowflakes, leased among the processes of
+//! one machine: one lock file per worker ID in a lease directory, held with
+//! an OS file lock (`flock`) that the kernel drops when the process dies, so
+//! a crashed process never leaves a stale lease. The files, the directory
+//! checks and the high-water rule are those of the Node package's
+//! `snowmint/lease` (whose native addon calls this crate's [`LockFile`]), so
+//! Rust and Node services on one host, both with zero configuration, never
+//! share a worker ID.
+//!
+//! ```
+//! use snowmint::snowflake::Layout;
+//! use snowmint_lease::{LeaseOptions, LocalLease};
+//! # let dir = std::env::temp_dir().join(format!("snowmint-doc0-{}", std::process::id()));
+//! # unsafe { std::env::set_var("SNOWMINT_LEASE_DIR", &dir) };
+//!
+//! // Zero configuration: SNOWMINT_LEASE_DIR, else <tmpdir>/snowmint-leases-<user>.
+//! let ids = LocalLease::acquire(LeaseOptions::new())?.snowflake(Layout::TWITTER)?;
+//! let id = ids.next()?;
+//! println!("{id} from worker {}", ids.worker_id());
+//! drop(ids); // frees the worker ID, recording the exact high-water mark
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! # Ok::<(), snowmint_lease::Error>(())
+//! ```
+//!
+//! A separate crate rather than a feature of `snowmint`: the core is
+//! `#![no_std]` and `#![forbid(unsafe_code)]`, builds for wasm (where its
+//! `std` feature means a browser, with no files to lock) and on Rust 1.85;
+//! file locks need `std::fs::File::try_lock` (Rust 1.89) and a few libc
+//! calls. Leaving the core untouched keeps its no_std and wasm builds (and
+//! the browser bundle's size) exactly as they were.
+
+mod error;
+mod local;
+mod lock;
+
+pub use error::{Code, Error, LeaseError};
+pub use local::{
+    DEFAULT_MAX_SKEW_MS, DEFAULT_WORKER_IDS, LeaseOptions, LeasedSnowflake, LocalLease, OnSkew,
+    RESERVE_MS,
+};
+pub use lock::{
+    LIVE_MS, LockFile, Skew, bounds, default_dir, format_lock_file, parse_lock_file, resolve_dir,
+};

@@ -1,0 +1,763 @@
+//! The lock files: an exclusive, non-blocking file lock that the kernel
+//! drops when the process dies (`flock(2)` through `File::try_lock`), on
+//! files and directories opened so that no other user can steer them. Both
+//! the Rust [`LocalLease`](crate::LocalLease) and the Node binding's
+//! `snowmint/lease` (node/src/lease.rs, which only converts) lock through
+//! here, so a Rust and a Node process on one host share one format and one
+//! set of checks.
+//!
+//! A lock file holds two numbers as fixed-width lines written in place with
+//! one positioned write (a process killed at any moment leaves either the
+//! old or the new pair, never a torn one): the lease's high-water bound in
+//! Unix ms, then the holder's clock reading at that write, its *report*.
+//! The kernel stamps the write with its own time (the file's mtime), so
+//! `report - mtime` is how far the holder's clock was from the host's at
+//! that moment, whenever it is read: [`LockFile::skew`] compares a holder's
+//! clock with the host's and with its live peers'. A reader of the first
+//! line only (as older versions are) still finds the bound.
+//!
+//! A lock is only worth something while its path still names the locked
+//! file: once a cleaner (systemd-tmpfiles, tmpreaper, `rm -rf /tmp/*`)
+//! deletes it, the next claimant creates a new file under the same name and
+//! locks that. So a claimant checks after locking that the path still names
+//! the file it locked (same device and inode), and the holder checks it
+//! ([`LockFile::held`], one `lstat`) before handing out IDs; a holder that
+//! finds its file gone stops minting and claims again.
+//! Windows instead opens lock files without `FILE_SHARE_DELETE`: nobody can
+//! delete or rename a held lock file (or its directory) at all.
+//!
+//! The directory is trusted only if it is a real directory of the current
+//! user that no one else can write (Unix: checked on the opened handle);
+//! lock files are opened without following symlinks and without blocking
+//! on FIFOs, and must be regular files. Windows has no such owner and mode
+//! bits: there the directory must only be a real directory (not a symlink or
+//! junction), and its ACL is what keeps other users out.
+
+use std::fs::{self, File, Metadata, TryLockError};
+use std::io;
+use std::ops::RangeInclusive;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::error::{Code, LeaseError};
+
+type Result<T> = std::result::Result<T, LeaseError>;
+
+/// One line of a lock file: `u64::MAX` has 20 digits; a newline makes the
+/// file readable with `cat`.
+const WIDTH: usize = 21;
+
+/// How often a claim retries one worker ID whose file was replaced between
+/// opening and locking it (only a cleaner racing the claim does that).
+const REPLACED_RETRIES: u32 = 8;
+
+fn io_err(what: &str, path: &Path, e: io::Error) -> LeaseError {
+    LeaseError::new(
+        Code::Io,
+        format!("cannot {what} lease file {}: {e}", path.display()),
+    )
+}
+
+/// A lease directory or file that another user could have planted or can
+/// still change: using it could hand them our worker IDs.
+fn unsafe_err(path: &Path, why: &str, fix: &str) -> LeaseError {
+    LeaseError::new(Code::DirUnsafe, format!("{} {why}: {fix}", path.display()))
+}
+
+const FIX_DIR: &str = "remove it (as its owner or root) so that snowmint creates its own, \
+    or set SNOWMINT_LEASE_DIR (or the lease's `dir` option) to a directory that only you can write";
+
+/// Poison only means another thread panicked mid-write; the file itself is
+/// never torn (one write), so the state stays usable.
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(unix)]
+mod os {
+    use super::{FIX_DIR, Result, io_err, unsafe_err};
+    use std::fs::{DirBuilder, File, Metadata, OpenOptions};
+    use std::io;
+    use std::os::unix::fs::{DirBuilderExt, FileExt, MetadataExt, OpenOptionsExt};
+    use std::path::Path;
+
+    /// Which file a handle or a path is: (device, inode).
+    pub fn identity(m: &Metadata) -> (u64, u64) {
+        (m.dev(), m.ino())
+    }
+
+    fn euid() -> u32 {
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        unsafe { libc::geteuid() }
+    }
+
+    /// The effective user's login name (as Node's `os.userInfo()` gives
+    /// it), else its uid.
+    pub fn user_name() -> String {
+        let uid = euid();
+        let mut buf = vec![0u8; 4096];
+        // SAFETY: an all-zero passwd (null pointers, zero ids) is a valid value to overwrite.
+        let mut pwd: libc::passwd = unsafe { std::mem::zeroed() };
+        let mut found: *mut libc::passwd = std::ptr::null_mut();
+        // SAFETY: every pointer is valid for the call; `buf` outlives the
+        // read of `pw_name`, which points into it.
+        let rc = unsafe {
+            libc::getpwuid_r(
+                uid,
+                &mut pwd,
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+                &mut found,
+            )
+        };
+        if rc == 0 && !found.is_null() && !pwd.pw_name.is_null() {
+            // SAFETY: getpwuid_r succeeded, so pw_name is a NUL-terminated string in `buf`.
+            let name = unsafe { std::ffi::CStr::from_ptr(pwd.pw_name) };
+            if let Ok(name) = name.to_str() {
+                return name.to_string();
+            }
+        }
+        uid.to_string()
+    }
+
+    /// Owned by us and writable by no one else, or why not.
+    fn owned_and_private(m: &Metadata) -> Option<String> {
+        let (uid, mode) = (m.uid(), m.mode() & 0o7777);
+        if uid != euid() {
+            return Some(format!(
+                "is owned by uid {uid}, not by this process's uid {}: another user may have created it to take or free your worker IDs",
+                euid()
+            ));
+        }
+        if mode & 0o022 != 0 {
+            return Some(format!(
+                "is writable by other users (mode {mode:04o}): they could delete or replace the lock files"
+            ));
+        }
+        None
+    }
+
+    /// Creates `dir` (mode 0700, parents too) if it is missing, then opens it
+    /// without following a symlink and checks the opened directory: ours,
+    /// writable by no one else. The handle carries a shared `flock`, which
+    /// systemd-tmpfiles honours by leaving the directory alone.
+    pub fn open_dir(dir: &Path) -> Result<File> {
+        let open = || {
+            OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_DIRECTORY)
+                .open(dir)
+        };
+        let handle = match open() {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                DirBuilder::new()
+                    .recursive(true)
+                    .mode(0o700)
+                    .create(dir)
+                    .map_err(|e| io_err("create the directory of", dir, e))?;
+                open()
+            }
+            r => r,
+        };
+        let handle = handle.map_err(|e| match e.raw_os_error() {
+            // O_DIRECTORY reports a symlink to a directory as ENOTDIR.
+            Some(libc::ELOOP | libc::ENOTDIR) => {
+                let link = std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink());
+                let why = if link {
+                    "is a symbolic link"
+                } else {
+                    "is not a directory"
+                };
+                unsafe_err(dir, why, FIX_DIR)
+            }
+            _ => io_err("open the directory of", dir, e),
+        })?;
+        let meta = handle
+            .metadata()
+            .map_err(|e| io_err("inspect the directory of", dir, e))?;
+        if let Some(why) = owned_and_private(&meta) {
+            let fix = if meta.uid() == euid() {
+                format!("run `chmod go-w {}`, or {FIX_DIR}", dir.display())
+            } else {
+                FIX_DIR.to_string()
+            };
+            return Err(unsafe_err(dir, &why, &fix));
+        }
+        // Best effort: the lease does not depend on it.
+        let _ = handle.try_lock_shared();
+        Ok(handle)
+    }
+
+    /// Opens `path` for `write` (creating it, mode 0600) or reading, without
+    /// following a symlink or blocking on a FIFO.
+    pub fn open_file(path: &Path, write: bool) -> io::Result<File> {
+        OpenOptions::new()
+            .read(true)
+            .write(write)
+            .create(write)
+            .truncate(false)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(path)
+    }
+
+    /// `open_file` refused a symlink.
+    pub fn is_symlink(e: &io::Error) -> bool {
+        e.raw_os_error() == Some(libc::ELOOP)
+    }
+
+    /// Why an opened regular lock file is not ours, if it is not.
+    pub fn foreign(m: &Metadata) -> Option<String> {
+        (m.uid() != euid()).then(|| {
+            format!(
+                "is owned by uid {}, not by this process's uid {}",
+                m.uid(),
+                euid()
+            )
+        })
+    }
+
+    pub fn read_at(f: &File, buf: &mut [u8]) -> io::Result<usize> {
+        f.read_at(buf, 0)
+    }
+
+    pub fn write_at(f: &File, buf: &[u8]) -> io::Result<()> {
+        f.write_all_at(buf, 0)
+    }
+}
+
+#[cfg(windows)]
+mod os {
+    use super::{FIX_DIR, Result, io_err, unsafe_err};
+    use std::fs::{File, Metadata, OpenOptions};
+    use std::io;
+    use std::os::windows::fs::{FileExt, OpenOptionsExt};
+    use std::path::Path;
+
+    const FILE_SHARE_READ: u32 = 1;
+    const FILE_SHARE_WRITE: u32 = 2;
+    /// Opens the directory handle itself (`CreateFileW` needs it for directories).
+    const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
+    /// Opens a symlink or junction itself instead of its target.
+    const FILE_FLAG_OPEN_REPARSE_POINT: u32 = 0x0020_0000;
+
+    /// The user's name as Windows sets it for the session (`USERNAME`).
+    pub fn user_name() -> String {
+        std::env::var("USERNAME").unwrap_or_else(|_| "user".to_string())
+    }
+
+    /// Held files cannot be deleted or renamed (no `FILE_SHARE_DELETE`), so
+    /// a path names the same file for as long as it is held: one identity.
+    pub fn identity(_: &Metadata) -> (u64, u64) {
+        (0, 0)
+    }
+
+    /// Creates `dir` if missing; refuses a symlink or junction. Owner and
+    /// ACL checks are left to the directory's ACL (the default, under the
+    /// user's temp dir, is private to the user).
+    pub fn open_dir(dir: &Path) -> Result<File> {
+        std::fs::create_dir_all(dir).map_err(|e| io_err("create the directory of", dir, e))?;
+        let meta = std::fs::symlink_metadata(dir)
+            .map_err(|e| io_err("inspect the directory of", dir, e))?;
+        if meta.file_type().is_symlink() {
+            return Err(unsafe_err(dir, "is a symbolic link or junction", FIX_DIR));
+        }
+        if !meta.is_dir() {
+            return Err(unsafe_err(dir, "is not a directory", FIX_DIR));
+        }
+        OpenOptions::new()
+            .read(true)
+            .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE)
+            .custom_flags(FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT)
+            .open(dir)
+            .map_err(|e| io_err("open the directory of", dir, e))
+    }
+
+    pub fn open_file(path: &Path, write: bool) -> io::Result<File> {
+        OpenOptions::new()
+            .read(true)
+            .write(write)
+            .create(write)
+            .truncate(false)
+            .share_mode(FILE_SHARE_READ | FILE_SHARE_WRITE)
+            .custom_flags(FILE_FLAG_OPEN_REPARSE_POINT)
+            .open(path)
+    }
+
+    /// A symlink is opened itself (`FILE_FLAG_OPEN_REPARSE_POINT`) and then
+    /// refused as not a regular file.
+    pub fn is_symlink(_: &io::Error) -> bool {
+        false
+    }
+
+    /// No owner check: the directory's ACL decides who can create files in it.
+    pub fn foreign(_: &Metadata) -> Option<String> {
+        None
+    }
+
+    pub fn read_at(f: &File, buf: &mut [u8]) -> io::Result<usize> {
+        f.seek_read(buf, 0)
+    }
+
+    pub fn write_at(f: &File, mut buf: &[u8]) -> io::Result<()> {
+        let mut at = 0;
+        while !buf.is_empty() {
+            match f.seek_write(buf, at)? {
+                0 => return Err(io::ErrorKind::WriteZero.into()),
+                n => {
+                    buf = &buf[n..];
+                    at += n as u64;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Opens a lease file without following a symlink or blocking on a FIFO
+/// (`write`: creating it, mode 0600), and refuses anything but a regular
+/// file of ours.
+fn open_lease_file(path: &Path, write: bool) -> Result<(File, Metadata)> {
+    let file = os::open_file(path, write).map_err(|e| {
+        if os::is_symlink(&e) {
+            unsafe_err(path, "is a symbolic link", FIX_DIR)
+        } else {
+            io_err("open", path, e)
+        }
+    })?;
+    let meta = file.metadata().map_err(|e| io_err("inspect", path, e))?;
+    if !meta.file_type().is_file() {
+        let why = format!("is not a regular file ({:?})", meta.file_type());
+        return Err(unsafe_err(path, &why, FIX_DIR));
+    }
+    if let Some(why) = os::foreign(&meta) {
+        return Err(unsafe_err(path, &why, FIX_DIR));
+    }
+    Ok((file, meta))
+}
+
+/// Whether `path` names the file whose metadata is `locked` (no symlink
+/// followed): false once it was deleted, or replaced by another file.
+fn names(path: &Path, locked: (u64, u64)) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file() && os::identity(&m) == locked)
+}
+
+/// The open, locked file and the bound it holds.
+struct Held {
+    file: File,
+    /// (device, inode) of `file`: the path must keep naming it.
+    identity: (u64, u64),
+    /// The lease directory, open for as long as the lock is held: its shared
+    /// `flock` keeps systemd-tmpfiles from cleaning it (Unix).
+    _dir: File,
+    /// What the file holds: every extension goes through here, so the bound
+    /// of a lock shared by threads is the maximum over all of them.
+    bound: u64,
+    /// The holder's clock minus the host's at the last write (ms).
+    offset: Option<i64>,
+}
+
+/// One exclusively locked lock file, `<dir>/worker-<id>.lock`. The lock
+/// lasts until [`LockFile::unlock`], the drop of the `LockFile`, or the end
+/// of the process (however it ends).
+pub struct LockFile {
+    path: PathBuf,
+    worker_id: u32,
+    /// The bound the file held when it was locked: the claimer mints after it.
+    claimed_bound: u64,
+    /// `None` once unlocked.
+    held: Mutex<Option<Held>>,
+}
+
+impl std::fmt::Debug for LockFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LockFile")
+            .field("path", &self.path)
+            .field("worker_id", &self.worker_id)
+            .field("claimed_bound", &self.claimed_bound)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LockFile {
+    /// Opens (creating it if needed) and locks `path` without blocking;
+    /// `None` when another open handle (this process or another) holds it.
+    fn try_lock(dir: &File, path: PathBuf, worker_id: u32) -> Result<Option<LockFile>> {
+        for _ in 0..REPLACED_RETRIES {
+            let (file, meta) = open_lease_file(&path, true)?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => return Ok(None),
+                Err(TryLockError::Error(e)) => return Err(io_err("lock", &path, e)),
+            }
+            // Deleted or replaced between our open and our lock: that lock
+            // is on a file the next claimant will not see. Claim again.
+            let identity = os::identity(&meta);
+            if !names(&path, identity) {
+                continue;
+            }
+            // Read under the lock: whatever the caller saw before may be stale.
+            let bound = read_bound(&file).map_err(|e| io_err("read", &path, e))?;
+            let dir = dir
+                .try_clone()
+                .map_err(|e| io_err("open the directory of", &path, e))?;
+            return Ok(Some(LockFile {
+                path,
+                worker_id,
+                claimed_bound: bound,
+                held: Mutex::new(Some(Held {
+                    file,
+                    identity,
+                    _dir: dir,
+                    bound,
+                    offset: None,
+                })),
+            }));
+        }
+        Err(LeaseError::new(
+            Code::Io,
+            format!(
+                "lease file {} was replaced {REPLACED_RETRIES} times while being locked: is something deleting the lease directory in a loop?",
+                path.display()
+            ),
+        ))
+    }
+
+    /// Locks the first of `ids` (in that order) whose file in `dir` no open
+    /// handle holds; `None` if every one is held. Creates `dir` (mode 0700)
+    /// if it is missing, and refuses one another user could control.
+    pub fn claim_first(dir: &Path, ids: &[u32]) -> Result<Option<LockFile>> {
+        let handle = os::open_dir(dir)?;
+        for &id in ids {
+            if let Some(locked) = Self::try_lock(&handle, lock_path(dir, id), id)? {
+                return Ok(Some(locked));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The worker ID whose file this is.
+    pub fn worker_id(&self) -> u32 {
+        self.worker_id
+    }
+
+    /// The high-water bound the file held when it was locked (0 for a new file).
+    pub fn claimed_bound(&self) -> u64 {
+        self.claimed_bound
+    }
+
+    /// Still locked by us, and the path still names the locked file (one
+    /// `lstat`): false once a cleaner deleted or replaced it, after which
+    /// another process may lock a new file under the same name.
+    pub fn held(&self) -> bool {
+        lock(&self.held)
+            .as_ref()
+            .is_some_and(|h| names(&self.path, h.identity))
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&mut Held) -> io::Result<T>) -> Result<T> {
+        let mut guard = lock(&self.held);
+        let held = guard.as_mut().ok_or_else(|| {
+            LeaseError::new(
+                Code::Released,
+                format!("lease file {} is already unlocked", self.path.display()),
+            )
+        })?;
+        f(held).map_err(|e| io_err("write", &self.path, e))
+    }
+
+    /// Stores `max(stored, ms)` and returns it: threads that extend one
+    /// shared lock can never lower its bound, whatever order they write in.
+    /// `now_ms`, the holder's clock, is written with it as its report.
+    pub fn raise(&self, ms: u64, now_ms: u64) -> Result<u64> {
+        self.with(|held| {
+            write_bound(held, ms.max(held.bound), now_ms)?;
+            Ok(held.bound)
+        })
+    }
+
+    /// Stores exactly `ms` (at release: the holder's last minted tick, which
+    /// may be lower than the bound it reserved), reporting `now_ms`.
+    pub fn set(&self, ms: u64, now_ms: u64) -> Result<()> {
+        self.with(|held| write_bound(held, ms, now_ms))
+    }
+
+    /// Whether the holder's clock, as of its last write, is more than
+    /// `max_skew_ms` from the host's (the kernel's time stamped on the
+    /// file), or from the mean of its live peers' (holders of other worker
+    /// IDs in `dir` that wrote in the last [`LIVE_MS`], each measured the
+    /// same way; peers themselves that far from the host are left out, so
+    /// one bad clock does not make the good ones refuse).
+    pub fn skew(&self, dir: &Path, max_skew_ms: u64) -> Result<Option<Skew>> {
+        let Some(own) = lock(&self.held).as_ref().and_then(|h| h.offset) else {
+            return Ok(None);
+        };
+        let max = i64::try_from(max_skew_ms).unwrap_or(i64::MAX);
+        if own.abs() > max {
+            return Ok(Some(Skew {
+                skew_ms: own,
+                peers: 0,
+                max_skew_ms,
+            }));
+        }
+        let peers: Vec<i64> = peer_offsets(dir, self.worker_id)?
+            .into_iter()
+            .filter(|o| o.abs() <= max)
+            .collect();
+        if peers.is_empty() {
+            return Ok(None);
+        }
+        let mean = peers.iter().sum::<i64>() / peers.len() as i64;
+        Ok(((own - mean).abs() > max).then_some(Skew {
+            skew_ms: own - mean,
+            peers: peers.len(),
+            max_skew_ms,
+        }))
+    }
+
+    /// Drops the lock (closing the file); later writes fail with
+    /// [`Code::Released`].
+    pub fn unlock(&self) {
+        lock(&self.held).take();
+    }
+}
+
+/// `<dir>/worker-<id>.lock`.
+fn lock_path(dir: &Path, id: u32) -> PathBuf {
+    dir.join(format!("worker-{id}.lock"))
+}
+
+/// A lock file's text: the high-water bound and the holder's report (Unix
+/// ms), each right-aligned in 20 columns and ended by a newline (42 bytes).
+pub fn format_lock_file(bound: u64, report: u64) -> String {
+    format!("{bound:>20}\n{report:>20}\n")
+}
+
+/// Reads a lock file's text: `(bound, report)`. An empty file has bound 0
+/// and no report, and so does the report line of an older version's file
+/// (the bound only); `None` when the first line is not a number.
+pub fn parse_lock_file(bytes: &[u8]) -> Option<(u64, Option<u64>)> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut lines = text.lines().map(str::trim);
+    let bound = match lines.next().unwrap_or("") {
+        "" => 0,
+        b => b.parse().ok()?,
+    };
+    Some((bound, lines.next().and_then(|r| r.parse().ok())))
+}
+
+/// The bound (0 if none) and the report (if any) that `file` holds.
+fn read_file(file: &File) -> io::Result<(u64, Option<u64>)> {
+    let mut buf = [0u8; 2 * WIDTH];
+    let n = os::read_at(file, &mut buf)?;
+    parse_lock_file(&buf[..n]).ok_or_else(|| {
+        let text = String::from_utf8_lossy(&buf[..n]);
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("unreadable high-water mark {text:?}"),
+        )
+    })
+}
+
+fn read_bound(file: &File) -> io::Result<u64> {
+    read_file(file).map(|(bound, _)| bound)
+}
+
+/// Unix ms of a file's last write, by the kernel's clock.
+fn mtime_ms(meta: &Metadata) -> Option<i64> {
+    let since = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    i64::try_from(since.as_millis()).ok()
+}
+
+fn write_bound(held: &mut Held, ms: u64, now_ms: u64) -> io::Result<()> {
+    os::write_at(&held.file, format_lock_file(ms, now_ms).as_bytes())?;
+    held.bound = ms;
+    held.offset = mtime_ms(&held.file.metadata()?).map(|m| now_ms as i64 - m);
+    Ok(())
+}
+
+/// How recently a peer must have written its lock file to count as live:
+/// a holder that mints writes about once per [`RESERVE_MS`](crate::RESERVE_MS).
+pub const LIVE_MS: u64 = 10_000;
+
+/// Each live peer's clock minus the host's at its last write: the lock files
+/// in `dir` but `own`'s written in the last [`LIVE_MS`] with a report.
+fn peer_offsets(dir: &Path, own: u32) -> Result<Vec<i64>> {
+    let now = mtime_ms_now();
+    let mut out = Vec::new();
+    for (id, path) in lock_files(dir)? {
+        if id == own {
+            continue;
+        }
+        // Cheap first: only recent files are opened.
+        let recent = |m: &Metadata| mtime_ms(m).is_some_and(|t| now - t <= LIVE_MS as i64);
+        if !fs::symlink_metadata(&path).is_ok_and(|m| recent(&m)) {
+            continue;
+        }
+        let Ok((file, meta)) = open_lease_file(&path, false) else {
+            continue; // removed meanwhile, or not a lock file of ours
+        };
+        if let (Ok((_, Some(report))), Some(at)) = (read_file(&file), mtime_ms(&meta)) {
+            out.push(report as i64 - at);
+        }
+    }
+    Ok(out)
+}
+
+/// The host's wall clock (what the kernel stamps on files), in Unix ms.
+fn mtime_ms_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The worker ID and path of every `worker-<id>.lock` in `dir`.
+fn lock_files(dir: &Path) -> Result<Vec<(u32, PathBuf)>> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).map_err(|e| io_err("list the directory of", dir, e))? {
+        let entry = entry.map_err(|e| io_err("list the directory of", dir, e))?;
+        let name = entry.file_name();
+        if let Some(id) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("worker-")?.strip_suffix(".lock"))
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse::<u32>().ok())
+        {
+            out.push((id, lock_path(dir, id)));
+        }
+    }
+    Ok(out)
+}
+
+/// A holder's clock too far from the host's or its live peers' (see
+/// [`LockFile::skew`]); its `Display` is the error message and the warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Skew {
+    /// The holder's clock minus the reference (ms): positive when ahead.
+    pub skew_ms: i64,
+    /// 0: measured against the host's clock; else against the mean of this many live peers.
+    pub peers: usize,
+    /// The limit it exceeds.
+    pub max_skew_ms: u64,
+}
+
+impl Skew {
+    /// What the clock was compared with: `"host"` or `"peers"`.
+    pub fn against(&self) -> &'static str {
+        if self.peers == 0 { "host" } else { "peers" }
+    }
+}
+
+impl std::fmt::Display for Skew {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = if self.skew_ms > 0 {
+            "ahead of"
+        } else {
+            "behind"
+        };
+        let (ms, max) = (self.skew_ms.unsigned_abs(), self.max_skew_ms);
+        match self.peers {
+            0 => write!(
+                f,
+                "this lease's clock is {ms} ms {side} the host's clock (the kernel's time of its lock-file write)"
+            )?,
+            n => write!(
+                f,
+                "this lease's clock is {ms} ms {side} the mean of {n} live peers' clocks (their last lock-file reports)"
+            )?,
+        }
+        write!(
+            f,
+            ", more than maxSkewMs ({max} ms): its IDs would be out of order with other processes' by that much. Fix the clock (or the injected one), or raise maxSkewMs"
+        )
+    }
+}
+
+/// The high-water bounds recorded in `dir` (created and checked like a
+/// claim's) for the worker IDs in `ids`, as `(worker ID, bound)` pairs,
+/// bounds above 0 only. Files are read without following symlinks or
+/// blocking; a file removed meanwhile has no bound.
+pub fn bounds(dir: &Path, ids: RangeInclusive<u32>) -> Result<Vec<(u32, u64)>> {
+    let _handle = os::open_dir(dir)?;
+    let mut out = Vec::new();
+    for (id, path) in lock_files(dir)? {
+        if !ids.contains(&id) {
+            continue;
+        }
+        let (file, _) = match open_lease_file(&path, false) {
+            Ok(opened) => opened,
+            Err(e) if e.code() == Code::Io => continue, // removed meanwhile
+            Err(e) => return Err(e),
+        };
+        let bound = read_bound(&file).map_err(|e| io_err("read", &path, e))?;
+        if bound > 0 {
+            out.push((id, bound));
+        }
+    }
+    Ok(out)
+}
+
+/// The zero-configuration lease directory: `<temp dir>/snowmint-leases-<user>`
+/// (the temp dir from `TMPDIR` on Unix, the user's temp folder on Windows;
+/// the user is the effective user's login name, else its uid). Node's
+/// `defaultLeaseDir()` is this function, so Rust and Node processes of one
+/// user lease from one directory.
+pub fn default_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("snowmint-leases-{}", os::user_name()))
+}
+
+/// The directory a lease uses: `dir` if given, else `SNOWMINT_LEASE_DIR`
+/// (when set and not empty), else [`default_dir`]. A relative path is
+/// refused: processes started in different working directories would lease
+/// from different directories and share worker IDs.
+pub fn resolve_dir(dir: Option<&Path>) -> Result<PathBuf> {
+    let env = std::env::var_os("SNOWMINT_LEASE_DIR").filter(|v| !v.is_empty());
+    let (path, what) = match (dir, env) {
+        (Some(d), _) => (d.to_path_buf(), "the lease option dir"),
+        (None, Some(e)) => (PathBuf::from(e), "SNOWMINT_LEASE_DIR"),
+        (None, None) => return Ok(default_dir()),
+    };
+    if path.is_relative() {
+        return Err(LeaseError::new(
+            Code::DirUnsafe,
+            format!(
+                "{what}='{}' is a relative path: processes started in different working directories would use different lease directories and share worker IDs. Give an absolute path.",
+                path.display()
+            ),
+        ));
+    }
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lock_file_text_round_trips_and_older_files_still_read() {
+        let text = format_lock_file(1_750_000_001_000, 1_750_000_000_000);
+        assert_eq!(text.len(), 2 * WIDTH);
+        assert_eq!(
+            parse_lock_file(text.as_bytes()),
+            Some((1_750_000_001_000, Some(1_750_000_000_000)))
+        );
+        let max = format_lock_file(u64::MAX, u64::MAX);
+        assert_eq!(
+            parse_lock_file(max.as_bytes()),
+            Some((u64::MAX, Some(u64::MAX)))
+        );
+        // Before reports: one line; a new file: nothing.
+        assert_eq!(
+            parse_lock_file(b"       1750000001000\n"),
+            Some((1_750_000_001_000, None))
+        );
+        assert_eq!(parse_lock_file(b""), Some((0, None)));
+        assert_eq!(parse_lock_file(b"x\n"), None);
+        assert_eq!(parse_lock_file(b"-1\n"), None);
+        assert_eq!(parse_lock_file(&[0xff, b'\n']), None);
+    }
+}
