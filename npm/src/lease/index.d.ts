@@ -1,5 +1,5 @@
 // snowmint/lease: worker-ID leases (Node only). See docs/lease.md.
-import { ClockError, LayoutOptions, LeaseError, Preset, TestClock } from '../../index.js';
+import { LayoutOptions, LeaseError, Preset, TestClock } from '../../index.js';
 
 export { LeaseError };
 
