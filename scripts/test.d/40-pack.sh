@@ -113,4 +113,5 @@ echo "  consumer-cjs.cts type-checks"
 say "tests/node against the installed package"
 mkdir -p tests
 cp -r "$ROOT/tests/node" "$ROOT/tests/vectors" tests/
+cp "$ROOT/README.md" . # readme-convert.test.js runs the README's example
 SNOWMINT_PACKAGE=snowmint SNOWMINT_CLI="$tmp/app/node_modules/snowmint/bin/snowmint.js" node --test tests/node/
