@@ -94,6 +94,30 @@ export class Server {
   }
 }
 
+/**
+ * Starts `server` and gives it what the tests use besides `props` (its port,
+ * how to reach it): close(), which stops it and removes `dir`, and with
+ * `data` (its data directory) restartEmpty(), a restart that comes back
+ * empty, as a server rebuilt from nothing or with a lost disk does.
+ */
+export async function serve(server, dir, props, data) {
+  await server.start();
+  const wipe = data && {
+    async restartEmpty() {
+      await server.stop();
+      rmSync(data, { recursive: true, force: true });
+      mkdirSync(data);
+      await server.start();
+    },
+  };
+  return Object.assign(server, props, wipe, {
+    async close() {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
 /** redis-server with an append-only file synced on every write, as a lease store needs. */
 export async function startRedis() {
   const dir = tempDir('redis');
@@ -103,27 +127,21 @@ export async function startRedis() {
     ['redis-server', '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--protected-mode', 'no'],
     async () => (await redisInline(port, 'PING')) === '+PONG',
   );
-  await server.start();
-  return Object.assign(server, {
-    port,
-    url: `redis://127.0.0.1:${port}`,
-    /** Every key gone at once, as an operator's FLUSHALL does it. */
-    async flushAll() {
-      const reply = await redisInline(port, 'FLUSHALL');
-      if (reply !== '+OK') throw new Error(`FLUSHALL answered ${reply}`);
+  // restartEmpty(): the AOF is deleted while it is down (no persistence, or a lost disk).
+  return serve(
+    server,
+    dir,
+    {
+      port,
+      url: `redis://127.0.0.1:${port}`,
+      /** Every key gone at once, as an operator's FLUSHALL does it. */
+      async flushAll() {
+        const reply = await redisInline(port, 'FLUSHALL');
+        if (reply !== '+OK') throw new Error(`FLUSHALL answered ${reply}`);
+      },
     },
-    /** A restart that comes back empty (no persistence, or a lost disk): the AOF is deleted while it is down. */
-    async restartEmpty() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir);
-      await server.start();
-    },
-    async close() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
+    dir,
+  );
 }
 
 /** A one-member etcd cluster. */
@@ -155,21 +173,7 @@ export async function startEtcd() {
     ],
     async () => (await fetch(`${client}/health`)).ok,
   );
-  await server.start();
-  return Object.assign(server, {
-    port,
-    url: client,
-    /** A restart with its data directory wiped: a member rebuilt from nothing. */
-    async restartEmpty() {
-      await server.stop();
-      rmSync(join(dir, 'data'), { recursive: true, force: true });
-      await server.start();
-    },
-    async close() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
+  return serve(server, dir, { port, url: client }, join(dir, 'data'));
 }
 
 /**
@@ -204,19 +208,5 @@ export async function startZookeeper() {
     // 'srvr' names the mode only once the database is loaded and requests are served.
     async () => (await ask(port, 'srvr')).includes('Mode: standalone'),
   );
-  await server.start();
-  return Object.assign(server, {
-    port,
-    url: `127.0.0.1:${port}`,
-    /** A restart with its data directory wiped: a server rebuilt from nothing. */
-    async restartEmpty() {
-      await server.stop();
-      rmSync(join(dir, 'data'), { recursive: true, force: true });
-      await server.start();
-    },
-    async close() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
+  return serve(server, dir, { port, url: `127.0.0.1:${port}` }, join(dir, 'data'));
 }

@@ -6,9 +6,9 @@
 // execs, so a signal to the child reaches the server itself.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, tempDir, Server } from '../lease/servers.js';
+import { freePort, Server, serve, tempDir } from '../lease/servers.js';
 
 const root = process.getuid?.() === 0;
 
@@ -59,15 +59,7 @@ export async function startPostgres() {
     ready,
     'SIGINT',
   );
-  await server.start();
-  return Object.assign(server, {
-    port,
-    conn: { host: '127.0.0.1', port },
-    async close() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
+  return serve(server, dir, { port, conn: { host: '127.0.0.1', port } });
 }
 
 /** A private MariaDB (mariadbd) with its own datadir, socket and port, a database `snowmint`, and no grant checks. */
@@ -117,13 +109,5 @@ export async function startMariadb() {
     ],
     ready,
   );
-  await server.start();
-  return Object.assign(server, {
-    port,
-    conn: { host: '127.0.0.1', port },
-    async close() {
-      await server.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  });
+  return serve(server, dir, { port, conn: { host: '127.0.0.1', port } });
 }
