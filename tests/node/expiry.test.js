@@ -3,6 +3,7 @@
 // expiry word, cleared by a kernel timer's signal (node/src/expiry.rs).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { PACKAGE, SRC, WASM_ENTRY, sm } from './pkg.js';
@@ -61,7 +62,7 @@ const WORKER = `
   const { parentPort, workerData } = require('node:worker_threads');
   const stalledRounds = new Function('return ' + workerData.fn)();
   Promise.all([import(workerData.pkg), workerData.addon && import(workerData.addon)]).then(([sm, native]) => {
-    if (workerData.wasm) sm.configure({ workerId: 10 + workerData.i });
+    if (sm.backendName !== 'native') sm.configure({ workerId: 10 + workerData.i }); // no process-wide worker ID there
     const words = native ? native.addon.expiryWords() instanceof Int32Array : null;
     parentPort.postMessage({ stale: stalledRounds(sm, 200, 20 + workerData.i), words });
   });
@@ -141,4 +142,33 @@ test('idle: a process that minted uses no CPU while idle (no busy thread, the ti
   const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { env, encoding: 'utf8' }));
   assert.ok(out.us < 20_000, `${out.us / 1000} ms of CPU over 2 s idle`);
   assert.equal(out.armed, -1, 'a timer is still armed after 2 s idle');
+});
+
+test('worker_threads terminated while their timers are armed: their timers are deleted before their words are freed', async () => {
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    import(workerData.pkg).then((sm) => {
+      if (sm.backendName !== 'native') sm.configure({ workerId: 30 });
+      sm.ulid();
+      parentPort.postMessage('minted');
+      for (;;) { sm.ulid(); sm.uuidv7(); }
+    });
+  `;
+  for (let i = 0; i < 20; i++) {
+    const w = new Worker(code, { eval: true, workerData: { pkg: PACKAGE } });
+    await new Promise((resolve, reject) => {
+      w.once('message', resolve);
+      w.once('error', reject);
+    });
+    await new Promise((r) => setTimeout(r, i % 3));
+    await w.terminate();
+  }
+  // This thread still mints, and no signal of a freed thread's state crashed the process.
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(typeof sm.ulid(), 'string');
+  if (WORDS) {
+    // Every terminated thread's timer is deleted: only this thread's is left.
+    const timers = readFileSync('/proc/self/timers', 'utf8').match(/^notify:.*$/gm) ?? [];
+    assert.deepEqual(timers, [`notify: signal/tid.${process.pid}`]);
+  }
 });
