@@ -230,23 +230,48 @@ export function createApi(backend, host = {}) {
 
   const DECODE_OPTIONS = ['kind', 'preset', 'layout'];
 
-  function decoderFor(o) {
-    if (o.layout !== undefined) return snowflakeDecoder(toSpec({ layout: o.layout }).layout);
-    if (o.preset !== undefined) return presetDecoder(oneOf('preset', o.preset, presets));
+  /**
+   * checkOptions() for decode(), kept apart so its key loop sees only
+   * decode's options (a shared loop slows every caller down); an unknown
+   * key is reported by checkOptions() itself, in the same words.
+   */
+  function checkDecodeOptions(options) {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      return checkOptions('decode() options', options, DECODE_OPTIONS);
+    }
+    for (const key in options) {
+      if (key !== 'preset' && key !== 'kind' && key !== 'layout' && Object.hasOwn(options, key)) {
+        return checkOptions('decode() options', options, DECODE_OPTIONS);
+      }
+    }
+  }
+
+  /** The Snowflake decoder decode()'s options name; a known preset's is one Map look-up. */
+  function decoderFor(layout, preset) {
+    if (layout !== undefined) return snowflakeDecoder(toSpec({ layout }).layout);
+    if (preset !== undefined) return presetDecoders.get(preset) ?? presetDecoder(oneOf('preset', preset, presets));
     return def ? def.decode : presetDecoder(presets[0]);
   }
 
   /** Any ID (bigint or string) -> a record of its fields; see index.d.ts. */
   function decode(id, options) {
-    const o = checkOptions('decode() options', options, DECODE_OPTIONS);
-    const kind = o.kind === undefined ? null : oneOf('kind', o.kind, C.kinds);
+    let kind = null;
+    let preset;
+    let layout;
+    if (options !== undefined) {
+      checkDecodeOptions(options);
+      const k = options.kind;
+      if (k !== undefined) kind = oneOf('kind', k, C.kinds);
+      preset = options.preset;
+      layout = options.layout;
+    }
     if (typeof id === 'bigint') {
       if (kind !== null && kind !== 'snowflake') throw typeError(`an ID of kind '${kind}'`, 'a string', id);
-      return decoderFor(o)(id);
+      return decoderFor(layout, preset)(id);
     }
     if (typeof id !== 'string') throw idTypeError(id);
     const raw = call(() => backend.decodeText(id, kind));
-    return fromRaw(raw, (value) => decoderFor(o)(value));
+    return fromRaw(raw, (value) => decoderFor(layout, preset)(value));
   }
 
   function ulidToUuid(text) {
