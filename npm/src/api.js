@@ -22,6 +22,10 @@ import { createOptions } from './api/options.js';
 import { createAt } from './api/at.js';
 import { createSources } from './api/sources.js';
 
+/** A Snowflake's decimal text, as the core's detect() tells it (1 to 20 ASCII digits). */
+const DECIMAL = /^[0-9]{1,20}$/;
+const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
 /**
  * The names of the public API, in one place: `createApi` returns exactly
  * these, and the entries (npm/src/node.js, npm/src/browser.js) are generated
@@ -225,7 +229,19 @@ export function createApi(backend, host = {}) {
   }
 
   function snowflakeText(text) {
-    return call(() => backend.decodeText(text, 'snowflake')).value;
+    return decimalId(text) ?? call(() => backend.decodeText(text, 'snowflake')).value;
+  }
+
+  /**
+   * The value of a decimal Snowflake text read in JavaScript, or undefined
+   * for the core to read (and name the problem): 1 to 20 ASCII digits up to
+   * 2^64 - 1 are what the core's detect() calls a Snowflake and its decimal
+   * parser accepts (leading zeros included); the shared vectors prove the two agree.
+   */
+  function decimalId(text) {
+    if (!DECIMAL.test(text)) return undefined;
+    const v = BigInt(text);
+    return v <= U64_MAX ? v : undefined;
   }
 
   const DECODE_OPTIONS = ['kind', 'preset', 'layout'];
@@ -270,6 +286,10 @@ export function createApi(backend, host = {}) {
       return decoderFor(layout, preset)(id);
     }
     if (typeof id !== 'string') throw idTypeError(id);
+    if (kind === null || kind === 'snowflake') {
+      const v = decimalId(id);
+      if (v !== undefined) return decoderFor(layout, preset)(v);
+    }
     const raw = call(() => backend.decodeText(id, kind));
     return fromRaw(raw, (value) => decoderFor(layout, preset)(value));
   }
