@@ -262,36 +262,56 @@ export function createApi(backend, host = {}) {
     }
   }
 
-  /** The Snowflake decoder decode()'s options name; a known preset's is one Map look-up. */
-  function decoderFor(layout, preset) {
+  /**
+   * The Snowflake decoder decode()'s options name, read when a Snowflake is
+   * decoded (only then, as before); a preset decoded before is one Map look-up.
+   */
+  function decoderFor(o) {
+    if (o === undefined) return def ? def.decode : presetDecoder(presets[0]);
+    const layout = o.layout;
     if (layout !== undefined) return snowflakeDecoder(toSpec({ layout }).layout);
-    if (preset !== undefined) return presetDecoders.get(preset) ?? presetDecoder(oneOf('preset', preset, presets));
-    return def ? def.decode : presetDecoder(presets[0]);
+    const preset = o.preset;
+    if (preset === undefined) return def ? def.decode : presetDecoder(presets[0]);
+    return presetDecoders.get(preset) ?? presetDecoder(oneOf('preset', preset, presets));
   }
 
   /** Any ID (bigint or string) -> a record of its fields; see index.d.ts. */
   function decode(id, options) {
+    return typeof id === 'bigint' ? decodeBigint(id, options) : decodeString(id, options);
+  }
+
+  /**
+   * decode() of a bigint: apart from decodeString() so that this path stays
+   * small enough for V8 to inline, decoder included, into its callers
+   * (together they were not, in about half the runs: 2x slower).
+   */
+  function decodeBigint(id, options) {
+    if (options !== undefined) {
+      checkDecodeOptions(options);
+      const k = options.kind;
+      if (k !== undefined) {
+        const kind = oneOf('kind', k, C.kinds);
+        if (kind !== 'snowflake') throw typeError(`an ID of kind '${kind}'`, 'a string', id);
+      }
+    }
+    return decoderFor(options)(id);
+  }
+
+  /** decode() of anything but a bigint. */
+  function decodeString(id, options) {
     let kind = null;
-    let preset;
-    let layout;
     if (options !== undefined) {
       checkDecodeOptions(options);
       const k = options.kind;
       if (k !== undefined) kind = oneOf('kind', k, C.kinds);
-      preset = options.preset;
-      layout = options.layout;
-    }
-    if (typeof id === 'bigint') {
-      if (kind !== null && kind !== 'snowflake') throw typeError(`an ID of kind '${kind}'`, 'a string', id);
-      return decoderFor(layout, preset)(id);
     }
     if (typeof id !== 'string') throw idTypeError(id);
     if (kind === null || kind === 'snowflake') {
       const v = decimalId(id);
-      if (v !== undefined) return decoderFor(layout, preset)(v);
+      if (v !== undefined) return decoderFor(options)(v);
     }
     const raw = call(() => backend.decodeText(id, kind));
-    return fromRaw(raw, (value) => decoderFor(layout, preset)(value));
+    return fromRaw(raw, (value) => decoderFor(options)(value));
   }
 
   function ulidToUuid(text) {
