@@ -1,6 +1,8 @@
 // snowmint against its npm peers, all in this one process, printed as ratios
 // (absolute times on a shared 2-core machine are noise; ratios from
-// interleaved rounds are not). Run: cd bench/node && npm install && node bench.js
+// interleaved rounds are not). Run: cd bench/node && npm install && node bench.js [--check]
+// (--check: exit 1 if a goal of issue 16 is missed)
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { Snowflake as Sapphire } from '@sapphire/snowflake';
@@ -10,6 +12,7 @@ import { typeid as typeidJs } from 'typeid-js';
 import { monotonicFactory } from 'ulid';
 import { monotonicFactory as ulidxMonotonic } from 'ulidx';
 import { v4 as uuidV4, v7 as uuidV7 } from 'uuid';
+import { v7 as uuid14V7 } from 'uuid14';
 import { uuidv7 as uuidv7Pkg } from 'uuidv7';
 import * as sm from '../../npm/src/node.js';
 
@@ -22,6 +25,45 @@ const SNOWMINT = new URL('../../npm/src/node.js', import.meta.url).href;
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const CAP = 4_096_000;
 const results = [];
+
+// --- 0. idle cost: a child that mints once and then idles 10 s, started first
+// and collected at the end so its 10 s overlap the rest of the run (it waits on
+// a timer, so it takes no CPU from the measured rows). Its own process.cpuUsage
+// (every thread of the process) over those 10 s, as a share of one core.
+const IDLE_MS = 10_000;
+const IDLE = `
+  const sm = await import(process.argv[1]);
+  sm.nextId();
+  sm.ulid();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  process.stdout.write('ready\\n');
+  setTimeout(() => {
+    const { user, system } = process.cpuUsage(cpu0);
+    process.stdout.write(JSON.stringify({ cpuUs: user + system, wallMs: performance.now() - t0 }) + '\\n');
+    process.exit(0);
+  }, ${IDLE_MS});`;
+const idleChild = spawn(process.execPath, ['--input-type=module', '-e', IDLE, SNOWMINT], { stdio: ['ignore', 'pipe', 'inherit'] });
+let idleOut = '';
+idleChild.stdout.setEncoding('utf8');
+const idleReady = new Promise((resolve, reject) => {
+  idleChild.stdout.on('data', (chunk) => {
+    idleOut += chunk;
+    if (idleOut.startsWith('ready\n')) resolve();
+  });
+  idleChild.once('error', reject);
+  idleChild.once('exit', (code) => reject(new Error(`idle child exited with ${code} before it was ready`)));
+});
+const idleDone = new Promise((resolve, reject) => {
+  idleChild.once('error', reject);
+  idleChild.once('exit', (code) => {
+    if (code !== 0) return reject(new Error(`idle child exited with ${code}`));
+    resolve(JSON.parse(idleOut.slice('ready\n'.length)));
+  });
+});
+// Its startup (loading node and the addon, leasing a worker ID) is over before
+// the first measured row starts.
+await idleReady;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
@@ -85,6 +127,7 @@ function duplicates(f, n) {
 const sapphire = new Sapphire(1288834974657n);
 const flake = new FlakeId();
 const nodejsSnowflake = new NodejsSnowflake();
+const burstHyperid = hyperid();
 report(
   'Snowflake, bursts of 4,000 calls',
   compare(burst, [
@@ -92,9 +135,11 @@ report(
     ['@sapphire/snowflake generate()', () => sapphire.generate()],
     ['flake-idgen next()', () => flake.next()],
     ['nodejs-snowflake getUniqueID()', () => nodejsSnowflake.getUniqueID()],
+    ['hyperid()', burstHyperid],
   ]),
   [
-    ['@sapphire/snowflake generate()', 1.5],
+    ['hyperid()', 1],
+    ['@sapphire/snowflake generate()', 3],
     ['flake-idgen next()', 2],
   ],
 );
@@ -176,18 +221,20 @@ report(
     ['ulid monotonicFactory()', ulidMono],
     ['ulidx monotonicFactory()', ulidxMono],
   ]),
-  [['ulid monotonicFactory()', 3]],
+  [['ulid monotonicFactory()', 8]],
 );
 report(
   'UUIDv7',
   compare(calls, [
     ['snowmint uuidv7()', sm.uuidv7],
     ['uuidv7 uuidv7()', uuidv7Pkg],
-    ['uuid v7()', uuidV7],
+    ['uuid v7() (uuid 13)', uuidV7],
+    ['uuid v7() (uuid 14)', uuid14V7],
   ]),
   [
-    ['uuidv7 uuidv7()', 3],
-    ['uuid v7()', 10],
+    ['uuidv7 uuidv7()', 10],
+    ['uuid v7() (uuid 13)', 10],
+    ['uuid v7() (uuid 14)', 10],
   ],
 );
 report(
@@ -224,7 +271,7 @@ report(
     ['snowmint decode(bigint)', () => sm.decode(sample[k++ & 1023], { preset: 'twitter' })],
     ['@sapphire/snowflake deconstruct()', () => sapphire.deconstruct(sample[k++ & 1023])],
   ]),
-  [['@sapphire/snowflake deconstruct()', 1]],
+  [['@sapphire/snowflake deconstruct()', 1.5]],
 );
 
 // --- 5. the other kinds, for reference ---------------------------------------
@@ -258,5 +305,15 @@ report(
   ]),
 );
 
+// --- 6. idle cost, collected ---------------------------------------------------
+const idle = await idleDone;
+const idleShare = idle.cpuUs / 1000 / idle.wallMs;
+console.log(
+  `\nIdle cost: a process that minted one nextId() and one ulid(), then idled ${(idle.wallMs / 1000).toFixed(1)} s: ${(idle.cpuUs / 1000).toFixed(1)} ms CPU = ${(idleShare * 100).toFixed(3)}% of one core`,
+);
+results.push({ goal: 'idle after nextId() + ulid(): < 1% of one core', got: `${(idleShare * 100).toFixed(3)}%`, met: idleShare < 0.01 });
+
 console.log('\nGoals');
-for (const r of results) console.log(`  ${r.met ? 'met   ' : 'MISSED'} ${r.goal.padEnd(58)} ${r.got}`);
+const goalWidth = Math.max(...results.map((r) => r.goal.length));
+for (const r of results) console.log(`  ${r.met ? 'met   ' : 'MISSED'} ${r.goal.padEnd(goalWidth)}  ${r.got}`);
+if (process.argv.includes('--check') && results.some((r) => !r.met)) process.exit(1);

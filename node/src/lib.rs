@@ -22,6 +22,7 @@ use snowmint::{Error as CoreError, Id, Kind, TextKind};
 
 // Public: the test build registers no napi exports, so private ones would be dead code.
 pub mod convert;
+pub mod expiry;
 pub mod lease;
 pub mod sequence;
 
@@ -176,6 +177,13 @@ impl SnowflakeHandle {
     }
 }
 
+/// timing[4]: 1 if the run's expiry word is set (the kernel clears it when the run expires), else 0.
+fn report_expiry(timing: &mut [f64], expires: bool) {
+    if let Some(t) = timing.get_mut(4) {
+        *t = f64::from(u8::from(expires));
+    }
+}
+
 /// Writes what a run reports into `timing` (see backend.d.ts).
 fn report(timing: &mut [f64], run: &Run, high_water_ms: Option<u64>, generation: u32) {
     let values = [
@@ -200,13 +208,23 @@ impl SnowflakeHandle {
         max: u32,
         mut timing: Float64ArraySlice<'_>,
         wait: bool,
+        slot: Option<u32>,
     ) -> Result<u32> {
         // SAFETY: the JS thread is blocked in this call; api.js does not share these arrays.
         let (out, timing) = unsafe { (out.as_mut(), timing.as_mut()) };
         let len = out.len().min(max as usize);
+        // Before the claim: the clock reading its deadline counts from.
+        let claim = slot.and_then(expiry::begin);
         self.with(|g, generation| {
             let run = g.claim_into(&mut out[..len], wait).map_err(core_err)?;
             report(timing, &run, Some(run.high_water_ms), generation);
+            let expires = match claim {
+                Some(c) if run.count > 0 => {
+                    expiry::set(c, run.fresh_ms + f64::from(g.layout().unit_ms()))
+                }
+                _ => false,
+            };
+            report_expiry(timing, expires);
             Ok(run.count as u32)
         })
     }
@@ -338,16 +356,24 @@ pub fn default_handle() -> Option<SnowflakeHandle> {
 
 /// `count` new IDs' texts concatenated (each kind has a fixed width).
 #[napi(catch_unwind)]
-pub fn mint_text(kind: String, count: u32, mut timing: Float64ArraySlice<'_>) -> Result<String> {
+pub fn mint_text(
+    kind: String,
+    count: u32,
+    mut timing: Float64ArraySlice<'_>,
+    slot: Option<u32>,
+) -> Result<String> {
     // SAFETY: as in `SnowflakeHandle::fill`.
     let timing = unsafe { timing.as_mut() };
     let mut out = String::new();
+    let claim = slot.and_then(expiry::begin);
     let fresh = TextKind::from_name(&kind)
         .and_then(|kind| snowmint::mint_texts_fresh(kind, count as usize, &mut out))
         .map_err(core_err)?;
     if let Some(t) = timing.first_mut() {
         *t = fresh;
     }
+    // Texts carry milliseconds: fresh for `fresh` ms and one more.
+    report_expiry(timing, claim.is_some_and(|c| expiry::set(c, fresh + 1.0)));
     Ok(out)
 }
 

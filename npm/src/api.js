@@ -92,6 +92,8 @@ export function createApi(backend, host = {}) {
     now: host.now ?? (() => performance.now()),
     margin: host.clockMarginMs ?? 0,
     C,
+    // Expiry words count on performance.now()'s clock (CLOCK_MONOTONIC) and no margin.
+    words: host.now || host.clockMarginMs || !backend.expiryWords ? null : call(() => backend.expiryWords()),
   });
   const at = createAt(backend, { toSpec, idText: (id) => (typeof id === 'bigint' || typeof id === 'string' ? String(id) : throwIdType(id)) });
   /** Reads a Snowflake of `layout` in JavaScript (api/decode.js). */

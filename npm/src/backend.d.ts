@@ -56,7 +56,11 @@ export interface SnowflakeSpec {
  *   generation api.js read `layout()` and `clockKind()` under (between two
  *   equal `generation()` reads), the run is dropped and the layout read again;
  * - timing[3]: 0 after a run; after a `fill` that must not wait and claimed
- *   nothing, how many ms of the clock must pass before it can mint.
+ *   nothing, how many ms of the clock must pass before it can mint;
+ * - timing[4] (when `timing` has 5 entries; native on Linux only): 1 if the
+ *   run's expiry word (`slot` of `Backend.expiryWords()`) is set, and the
+ *   kernel will clear it when the run expires; 0 if not (no word: read the
+ *   clock as above).
  */
 export interface SnowflakeHandle {
   /**
@@ -66,8 +70,13 @@ export interface SnowflakeHandle {
    * is true (on a test clock it throws ERR_CLOCK_WOULD_WAIT instead); if false it
    * returns 0, and timing[3] says how many ms of the clock must pass first
    * (core `claim_into`, `Run::wait_ms`; 0 after a run).
+   *
+   * `slot` (optional; 0 or absent: none): this thread's expiry word for the
+   * run (see `Backend.expiryWords`), cleared before the claim and set after
+   * it, with its deadline at the clock reading taken before the claim plus
+   * timing[0] + unitMs, less a safety margin. The wasm backend ignores it.
    */
-  fill(out: BigUint64Array, max: number, timing: Float64Array, wait: boolean): number;
+  fill(out: BigUint64Array, max: number, timing: Float64Array, wait: boolean, slot?: number): number;
   /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[1] and timing[2] as in `fill` (timing[0] and timing[3] are 0). */
   fillAll(out: BigUint64Array, timing: Float64Array): void;
   layout(): LayoutInfo;
@@ -138,11 +147,28 @@ export interface Backend {
   testClockNew(ms: number): TestClockHandle;
 
   /**
+   * Expiry words (native on Linux only; absent in the wasm backend): this
+   * thread's Int32Array, whose memory the addon owns, or null where this
+   * thread has none (then every claim reports timing[4] 0). A word is set by
+   * a claim given its slot and cleared by a kernel timer's signal on this
+   * thread when that run's deadline passes, so a run may be handed out while
+   * its word is not 0, without reading the clock. Slot 0 is never set.
+   */
+  expiryWords?(): Int32Array | null;
+  /** A free slot of this thread's words for one source, or 0 where none is left. */
+  expirySlot?(): number;
+  /** Gives a slot back (its word cleared). */
+  expiryFree?(slot: number): void;
+  /** Test-only: [the real-time signal in use (0: none), ns until the timer fires (-1: not armed)]. */
+  expiryDebug?(): number[];
+
+  /**
    * Mints `count` IDs of a kind and returns their canonical texts
    * concatenated (every kind has a fixed width). timing[0] as in `fill`,
-   * for the first ID's millisecond (0 for uuidv4).
+   * for the first ID's millisecond (0 for uuidv4); `slot` and timing[4] as
+   * in `fill`, with a run fresh for timing[0] + 1 ms.
    */
-  mintText(kind: TextKind, count: number, timing: Float64Array): string;
+  mintText(kind: TextKind, count: number, timing: Float64Array, slot?: number): string;
   /** One TypeID with a v7 suffix; throws ERR_PARSE for a bad prefix. */
   typeid(prefix: string): string;
 

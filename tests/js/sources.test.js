@@ -173,3 +173,42 @@ test('the wasm backend refuses a name the core does not know, never reads it as 
     );
   }
 });
+
+test('expiry words: a run is handed out while its word is set, with no clock read; a source whose word cannot be set reads the clock', () => {
+  const words = new Int32Array(8);
+  const freed = [];
+  const backend = { expirySlot: () => 3, expiryFree: (slot) => freed.push(slot) };
+  const clock = { t: 1000, reads: 0 };
+  const now = () => {
+    clock.reads++;
+    return clock.t;
+  };
+  const { IdSource } = createSources(backend, { now, margin: 0, C: { ...C }, words });
+  const h = fakeHandle();
+  let setsWord = 1;
+  const fill = h.fill;
+  h.fill = (out, max, timing, wait, slot) => {
+    const n = fill(out, max, timing, wait);
+    words[slot] = setsWord; // the addon sets the word after the claim and reports it
+    timing[4] = setsWord;
+    return n;
+  };
+  const src = new IdSource(() => h);
+  assert.equal(src.slot, 3);
+  assert.equal(src.next(), 1n);
+  const reads = clock.reads;
+  clock.t += 5; // the clock is not what bounds this run: its word is
+  assert.equal(src.next(), 2n);
+  assert.equal(src.next(), 3n);
+  assert.equal(clock.reads, reads, 'no clock read per ID');
+  words[3] = 0; // the timer's signal cleared it
+  assert.equal(src.next(), 17n, 'a run whose word is cleared is not handed out');
+  assert.equal(h.fills, 2);
+  setsWord = 0; // a claim whose word could not be set
+  words[3] = 0;
+  assert.equal(src.next(), 33n);
+  assert.deepEqual([src.slot, freed], [0, [3]], 'the source gave its slot back and reads the clock');
+  assert.equal(src.next(), 34n);
+  clock.t += 1; // one tick later by the clock: stale
+  assert.equal(src.next(), 49n);
+});

@@ -11,22 +11,51 @@
 // are exactly the core's. Run sizes start small and double while a run is
 // used up in time (halve when most of it expires), so idle threads do not
 // burn sequence numbers.
+//
+// Expiry words (the Node addon on Linux, node/src/expiry.rs): reading the
+// clock per ID would cost more than the rest of handing it out, so there
+// each source owns a slot of `words`, an Int32Array the addon owns. A claim
+// given the slot sets its word to 1 and arms a kernel timer for the run's
+// deadline (the one above, minus a safety margin); the timer's signal clears
+// the word on this thread before it runs any more JavaScript. A run is then
+// handed out while its word is not 0: one load per ID, no clock read. Slot 0
+// is never set: a source without a slot (all taken), or whose claim reported
+// that its word could not be set (timing[4] 0), reads the clock as before.
 
 import { MAX_BATCH, call, countArg } from './checks.js';
 import { snowflakeDecoder } from './decode.js';
 
 /**
  * The buffered sources over `backend`: `now()` is the host clock that bounds
- * a run, `margin` shortens every run (coarse clocks), `C` the core's run sizes.
+ * a run, `margin` shortens every run (coarse clocks), `C` the core's run sizes;
+ * `words` the backend's expiry words (`backend.expiryWords()`), or null.
  */
-export function createSources(backend, { now, margin, C }) {
+export function createSources(backend, { now, margin, C, words = null }) {
   const { minRun: MIN_RUN, maxIdRun: MAX_ID_RUN, maxTextRun: MAX_TEXT_RUN } = C;
-  /** What a run reports (backend.d.ts): [fresh ms, high-water ms, generation, wait ms]. */
-  const timing = new Float64Array(4);
-  /** Whether the run a source claimed at `start` may still be handed out. */
-  const fresh = (src) => {
+  /** What a run reports (backend.d.ts): [fresh ms, high-water ms, generation, wait ms, expiry word set]. */
+  const timing = new Float64Array(5);
+  /** Whether the run a source claimed at `start` may still be handed out, by the clock. */
+  const clockFresh = (src) => {
     const t = now();
     return t < src.deadline && t >= src.start;
+  };
+  // Chosen once, so that the hot paths stay monomorphic.
+  const fresh = words === null ? clockFresh : (src) => words[src.slot] !== 0 || (src.slot === 0 && clockFresh(src));
+  /** A slot of `words` for a new source (0: none); given back when the source is collected. */
+  const slots = words === null ? null : new FinalizationRegistry((slot) => backend.expiryFree(slot));
+  const takeSlot = (src) => {
+    if (slots === null) return 0;
+    const slot = backend.expirySlot();
+    if (slot !== 0) slots.register(src, slot, src);
+    return slot;
+  };
+  /** After a claim given `src.slot`: a run whose word could not be set makes the source read the clock from now on. */
+  const checkWord = (src) => {
+    if (src.slot !== 0 && timing[4] === 0) {
+      slots.unregister(src);
+      backend.expiryFree(src.slot);
+      src.slot = 0;
+    }
   };
 
   /**
@@ -49,6 +78,7 @@ export function createSources(backend, { now, margin, C }) {
       this.len = 0;
       this.start = 0;
       this.deadline = -Infinity;
+      this.slot = takeSlot(this);
       /** Pending nextAsync() calls, served from index `served` on. */
       this.waiting = [];
       this.served = 0;
@@ -117,10 +147,11 @@ export function createSources(backend, { now, margin, C }) {
       let start, n;
       do {
         start = this.start = now();
-        n = call(() => this.h.fill(this.buf, this.run, timing, wait));
+        n = call(() => this.h.fill(this.buf, this.run, timing, wait, this.buffered ? this.slot : 0));
         if (n === 0) return undefined;
       } while (!this.claimed());
       this.deadline = this.buffered ? start + timing[0] + this.unit : -Infinity;
+      if (this.buffered) checkWord(this);
       this.len = n;
       this.pos = 1;
       return this.buf[0];
@@ -200,6 +231,7 @@ export function createSources(backend, { now, margin, C }) {
       this.off = 0;
       this.start = 0;
       this.deadline = Infinity;
+      this.slot = timed ? takeSlot(this) : 0;
     }
 
     next() {
@@ -219,8 +251,11 @@ export function createSources(backend, { now, margin, C }) {
       }
       this.text = '';
       const start = (this.start = now());
-      const text = call(() => backend.mintText(this.kind, this.run, timing));
-      if (this.timed) this.deadline = start + timing[0] + 1 - margin;
+      const text = call(() => backend.mintText(this.kind, this.run, timing, this.slot));
+      if (this.timed) {
+        this.deadline = start + timing[0] + 1 - margin;
+        checkWord(this);
+      }
       this.text = text;
       this.off = this.width;
       return text.slice(0, this.width);
