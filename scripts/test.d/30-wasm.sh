@@ -13,7 +13,7 @@ cargo clippy --target wasm32-unknown-unknown -p snowmint-wasm --all-targets -- -
 
 say "tests/node against snowmint/wasm"
 SNOWMINT_PACKAGE="$ROOT/npm/src/browser.js" node --test \
-  tests/node/vectors.test.js tests/node/generate.test.js tests/node/clock.test.js tests/node/at.test.js tests/node/convert.test.js tests/node/readme-convert.test.js tests/node/expiry.test.js
+  tests/node/vectors.test.js tests/node/decode-fast.test.js tests/node/generate.test.js tests/node/clock.test.js tests/node/at.test.js tests/node/convert.test.js tests/node/readme-convert.test.js tests/node/expiry.test.js
 
 say "tests/node against the root entry with no native binary"
 tmp=$(mktemp -d)
@@ -24,4 +24,4 @@ backend=$(node --input-type=module -e "import('$tmp/npm/src/node.js').then((m) =
 [ "$backend" = wasm ] || { echo "expected the wasm fallback, got '$backend'" >&2; exit 1; }
 # Worker-ID leases need the addon's file locks: the fallback takes its worker ID from the env.
 SNOWMINT_WORKER_ID=1 SNOWMINT_PACKAGE="$tmp/npm/src/node.js" node --test \
-  tests/node/vectors.test.js tests/node/generate.test.js tests/node/clock.test.js tests/node/errors.test.js tests/node/at.test.js tests/node/convert.test.js tests/node/readme-convert.test.js
+  tests/node/vectors.test.js tests/node/decode-fast.test.js tests/node/generate.test.js tests/node/clock.test.js tests/node/errors.test.js tests/node/at.test.js tests/node/convert.test.js tests/node/readme-convert.test.js
