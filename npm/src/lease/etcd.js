@@ -13,11 +13,15 @@
 // out what is left of `young`.
 //
 // Clocks: etcd has no clock to read, so a holder compares its clock with its
-// peers' only. Each renewal reports the holder's clock and its renewMs in
-// `prefix/clock/<id>`, under its etcd lease (gone with it); a report is
-// renewed every renewMs, so it is taken to be at most that old, and the skew
-// is known only to within half of that (lease.js, measureSkew). A renewal
-// reads 16 peers' reports (the first by key), not the whole fleet's.
+// peers' only. Each renewal reports the holder's clock (as the renewal was
+// sent) and how old that report may get in `prefix/clock/<id>`, under its
+// etcd lease (gone with it); the skew is known only to within half of that
+// age (lease.js, measureSkew). The age is what the holder measured, not
+// renewMs alone: a renewal lands a round trip after it was sent, and the next
+// one is sent renewMs after this one ends, later on a busy event loop. So a
+// report's age bound is the longest gap between the holder's last reports
+// (at least renewMs plus that round trip). A renewal reads 16 peers' reports
+// (the first by key), not the whole fleet's.
 
 import { ConfigError } from '../errors.js';
 import { acquireLease, clockOf, skewOptions, ttlOptions } from './lease.js';
@@ -50,6 +54,23 @@ export function etcdLease(client, options = {}) {
   const boundKey = (id) => `${prefix}/hwm/${id}`;
   const [markerKey, youngKey] = [`${prefix}/data`, `${prefix}/young`];
   const ttlSeconds = Math.ceil(timing.ttlMs / 1000);
+  /** How old this holder's clock report may get (see the top): the longest of its last gaps between reports. */
+  const reportAge = {
+    gaps: [],
+    lastSent: null,
+    /**
+     * The age bound for the report of a renewal sent at `sent` whose first
+     * round trip took `rttMs` (performance.now() intervals: no clock skew).
+     * The next report is sent a gap later (renewMs after this renewal's three
+     * round trips end, or the longest gap seen) and lands two round trips after.
+     */
+    bound(sent, rttMs) {
+      if (this.lastSent !== null) this.gaps.push(sent - this.lastSent);
+      if (this.gaps.length > 8) this.gaps.shift();
+      this.lastSent = sent;
+      return Math.ceil(Math.max(timing.renewMs + 3 * rttMs, ...this.gaps) + 2 * rttMs);
+    },
+  };
   /**
    * Ms left of the first TTL of the store's data: creates the marker (and
    * `young`, with that TTL) if there is none. Asked after the claim, so a
@@ -114,6 +135,7 @@ export function etcdLease(client, options = {}) {
     },
     async extend(id, token, bound, clockMs) {
       if (!granted) return false;
+      const sent = performance.now();
       const alive = await granted.keepaliveOnce().then(
         (r) => Number(r.TTL) > 0,
         (e) => {
@@ -122,13 +144,14 @@ export function etcdLease(client, options = {}) {
         },
       );
       if (!alive) return false;
+      const ageMaxMs = reportAge.bound(sent, performance.now() - sent);
       const recorded = await client
         .if(workerKey(id), 'Value', '==', token)
         .then(
           client.put(boundKey(id)).value(String(bound)),
           client
             .put(clockKey(id))
-            .value(`${clockMs} ${timing.renewMs}`)
+            .value(`${clockMs} ${ageMaxMs}`)
             .lease(await granted.grant()),
         )
         .commit();
@@ -141,8 +164,8 @@ export function etcdLease(client, options = {}) {
       const peers = [];
       for (const [k, v] of Object.entries(reports)) {
         const workerId = Number(k.slice(prefix.length + 7));
-        const [clock, renewMs] = v.split(' ').map(Number);
-        if (workerId !== id && peers.length < PEER_SAMPLE) peers.push({ workerId, clockMs: clock, ageMaxMs: renewMs });
+        const [clock, ageMaxMs] = v.split(' ').map(Number);
+        if (workerId !== id && peers.length < PEER_SAMPLE) peers.push({ workerId, clockMs: clock, ageMaxMs });
       }
       return { peers };
     },

@@ -107,7 +107,7 @@ export interface SkewInfo {
   against: 'host' | 'server' | 'peers';
   peers: number;
   maxSkewMs: number;
-  /** Store leases: how far off the measurement may be (half a round trip; for etcd peers, half their renewMs more). */
+  /** Store leases: how far off the measurement may be (half a round trip; for etcd peers, half the age their reports may reach more: their renewMs plus their round trips, or the longest gap between their last reports). */
   errMs?: number;
 }
 /** The default lease directory: `snowmint-leases-<user>` under the OS temp dir. */
