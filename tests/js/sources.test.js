@@ -174,7 +174,7 @@ test('the wasm backend refuses a name the core does not know, never reads it as 
   }
 });
 
-test('expiry words: a run is handed out while its word is set, with no clock read; a source whose word cannot be set reads the clock', () => {
+test('expiry words: a run grown past MIN_RUN is handed out while its word is set, with no clock read; a MIN_RUN run, and a source whose word cannot be set, read the clock', () => {
   const words = new Int32Array(8);
   const freed = [];
   const backend = { expirySlot: () => 3, expiryFree: (slot) => freed.push(slot) };
@@ -186,29 +186,35 @@ test('expiry words: a run is handed out while its word is set, with no clock rea
   const { IdSource } = createSources(backend, { now, margin: 0, C: { ...C }, words });
   const h = fakeHandle();
   let setsWord = 1;
+  const passed = [];
   const fill = h.fill;
   h.fill = (out, max, timing, wait, slot) => {
+    passed.push(slot);
     const n = fill(out, max, timing, wait);
-    words[slot] = setsWord; // the addon sets the word after the claim and reports it
-    timing[4] = setsWord;
+    if (slot !== 0) words[slot] = setsWord; // the addon sets the word after the claim and reports it
+    timing[4] = slot !== 0 ? setsWord : 0;
     return n;
   };
   const src = new IdSource(() => h);
   assert.equal(src.slot, 3);
-  assert.equal(src.next(), 1n);
+  for (let i = 1n; i <= 16n; i++) assert.equal(src.next(), i);
+  assert.deepEqual(passed, [0], 'a run of MIN_RUN IDs claims no word (the clock judges it)');
+  assert.equal(src.next(), 17n); // used up in time: a run of 32, with a word
+  assert.deepEqual(passed, [0, 3]);
   const reads = clock.reads;
   clock.t += 5; // the clock is not what bounds this run: its word is
-  assert.equal(src.next(), 2n);
-  assert.equal(src.next(), 3n);
+  assert.equal(src.next(), 18n);
+  assert.equal(src.next(), 19n);
   assert.equal(clock.reads, reads, 'no clock read per ID');
   words[3] = 0; // the timer's signal cleared it
-  assert.equal(src.next(), 17n, 'a run whose word is cleared is not handed out');
-  assert.equal(h.fills, 2);
+  assert.equal(src.next(), 49n, 'a run whose word is cleared is not handed out');
+  assert.deepEqual(passed, [0, 3, 0], 'mostly unused, the run shrank to MIN_RUN: no word');
+  for (let i = 50n; i <= 64n; i++) assert.equal(src.next(), i);
   setsWord = 0; // a claim whose word could not be set
-  words[3] = 0;
-  assert.equal(src.next(), 33n);
+  assert.equal(src.next(), 65n);
   assert.deepEqual([src.slot, freed], [0, [3]], 'the source gave its slot back and reads the clock');
-  assert.equal(src.next(), 34n);
+  assert.equal(src.next(), 66n);
   clock.t += 1; // one tick later by the clock: stale
-  assert.equal(src.next(), 49n);
+  assert.equal(src.next(), 97n);
+  assert.deepEqual(passed, [0, 3, 0, 3, 0]);
 });

@@ -21,6 +21,10 @@
 // handed out while its word is not 0: one load per ID, no clock read. Slot 0
 // is never set: a source without a slot (all taken), or whose claim reported
 // that its word could not be set (timing[4] 0), reads the clock as before.
+// A word costs a timer re-arm per claim (5-7 us in the kernel once the timer
+// has fired), which pays only for runs handed out in bursts: a source that
+// mints an ID now and then keeps its runs at MIN_RUN, and those claim no
+// word and are judged by the clock.
 
 import { MAX_BATCH, call, countArg } from './checks.js';
 import { snowflakeDecoder } from './decode.js';
@@ -40,7 +44,7 @@ export function createSources(backend, { now, margin, C, words = null }) {
     return t < src.deadline && t >= src.start;
   };
   // Chosen once, so that the hot paths stay monomorphic.
-  const fresh = words === null ? clockFresh : (src) => words[src.slot] !== 0 || (src.slot === 0 && clockFresh(src));
+  const fresh = words === null ? clockFresh : (src) => (src.word !== 0 ? words[src.word] !== 0 : clockFresh(src));
   /** A slot of `words` for a new source (0: none); given back when the source is collected. */
   const slots = words === null ? null : new FinalizationRegistry((slot) => backend.expiryFree(slot));
   const takeSlot = (src) => {
@@ -49,11 +53,18 @@ export function createSources(backend, { now, margin, C, words = null }) {
     if (slot !== 0) slots.register(src, slot, src);
     return slot;
   };
-  /** After a claim given `src.slot`: a run whose word could not be set makes the source read the clock from now on. */
-  const checkWord = (src) => {
-    if (src.slot !== 0 && timing[4] === 0) {
+  /** The slot a claim of `run` IDs passes: the source's for a run grown past MIN_RUN (a burst), else 0 (the clock judges it). */
+  const slotFor = (src, run) => (run > MIN_RUN ? src.slot : 0);
+  /**
+   * After a claim given `slot`: `src.word` is the slot whose word judges the
+   * run (0: the clock does). A word that could not be set makes the source
+   * read the clock from now on.
+   */
+  const claimedWord = (src, slot) => {
+    src.word = slot !== 0 && timing[4] === 1 ? slot : 0;
+    if (slot !== 0 && src.word === 0) {
       slots.unregister(src);
-      backend.expiryFree(src.slot);
+      backend.expiryFree(slot);
       src.slot = 0;
     }
   };
@@ -79,6 +90,7 @@ export function createSources(backend, { now, margin, C, words = null }) {
       this.start = 0;
       this.deadline = -Infinity;
       this.slot = takeSlot(this);
+      this.word = 0;
       /** Pending nextAsync() calls, served from index `served` on. */
       this.waiting = [];
       this.served = 0;
@@ -144,14 +156,15 @@ export function createSources(backend, { now, margin, C, words = null }) {
       }
       this.len = 0;
       if (this.lease !== null) this.follow();
-      let start, n;
+      let start, n, slot;
       do {
         start = this.start = now();
-        n = call(() => this.h.fill(this.buf, this.run, timing, wait, this.buffered ? this.slot : 0));
+        slot = this.buffered ? slotFor(this, this.run) : 0;
+        n = call(() => this.h.fill(this.buf, this.run, timing, wait, slot));
         if (n === 0) return undefined;
       } while (!this.claimed());
       this.deadline = this.buffered ? start + timing[0] + this.unit : -Infinity;
-      if (this.buffered) checkWord(this);
+      claimedWord(this, slot);
       this.len = n;
       this.pos = 1;
       return this.buf[0];
@@ -232,6 +245,7 @@ export function createSources(backend, { now, margin, C, words = null }) {
       this.start = 0;
       this.deadline = Infinity;
       this.slot = timed ? takeSlot(this) : 0;
+      this.word = 0;
     }
 
     next() {
@@ -251,10 +265,11 @@ export function createSources(backend, { now, margin, C, words = null }) {
       }
       this.text = '';
       const start = (this.start = now());
-      const text = call(() => backend.mintText(this.kind, this.run, timing, this.slot));
+      const slot = this.timed ? slotFor(this, this.run) : 0;
+      const text = call(() => backend.mintText(this.kind, this.run, timing, slot));
       if (this.timed) {
         this.deadline = start + timing[0] + 1 - margin;
-        checkWord(this);
+        claimedWord(this, slot);
       }
       this.text = text;
       this.off = this.width;
