@@ -142,6 +142,11 @@ impl TextKind {
         crate::error::by_name("kind", &TextKind::NAMES, &TextKind::ALL, name)
     }
 
+    /// The kind at `index` of [`TextKind::NAMES`] (the bindings' index encoding).
+    pub fn from_index(index: f64) -> Result<TextKind, Error> {
+        crate::error::by_index("kind", &TextKind::NAMES, &TextKind::ALL, index)
+    }
+
     /// Characters per ID.
     pub const fn width(self) -> usize {
         match self {
@@ -162,25 +167,59 @@ impl TextKind {
 pub fn mint_texts(kind: TextKind, count: usize, out: &mut String) -> Result<Option<u64>, Error> {
     // Bytes, checked as UTF-8 once per batch rather than once per ID (a
     // third of the time per UUID in the wasm build).
-    let mut text = Vec::with_capacity(count * kind.width());
+    let mut text = Vec::new();
+    let first_ms = mint_text_bytes(kind, count, &mut text)?;
+    // Every encoder writes ASCII.
+    out.push_str(core::str::from_utf8(&text).unwrap_or_default());
+    Ok(first_ms)
+}
+
+/// [`mint_texts`] into bytes (ASCII), appended to `text`: the wasm build
+/// reuses one buffer and the page decodes it, with no string built in wasm.
+pub fn mint_text_bytes(
+    kind: TextKind,
+    count: usize,
+    text: &mut Vec<u8>,
+) -> Result<Option<u64>, Error> {
+    text.reserve(count * kind.width());
     let mut first_ms = None;
     match kind {
-        TextKind::Ulid => batch(
-            count,
-            |g, now, rng| g.ulid.generate(now, rng),
-            |id| {
-                first_ms.get_or_insert(id.timestamp_ms());
-                text.extend_from_slice(id.to_text().as_bytes());
-            },
-        )?,
-        TextKind::UuidV7 => batch(
-            count,
-            |g, now, rng| g.v7.generate(now, rng),
-            |id| {
-                first_ms.get_or_insert((id.0 >> 80) as u64);
-                text.extend_from_slice(id.to_text().as_bytes());
-            },
-        )?,
+        // A run of ULIDs or v7s differs from one ID to the next in its last
+        // few digits only: each text is the previous one with those rewritten.
+        TextKind::Ulid => {
+            let (mut prev, mut last) = (None, [0; 26]);
+            batch(
+                count,
+                |g, now, rng| g.ulid.generate(now, rng),
+                |id| {
+                    first_ms.get_or_insert(id.timestamp_ms());
+                    if !prev.is_some_and(|p| {
+                        rewrite_changed(&mut last, p, id.0, 5, crate::base32::UPPER)
+                    }) {
+                        last.copy_from_slice(id.to_text().as_bytes());
+                    }
+                    prev = Some(id.0);
+                    text.extend_from_slice(&last);
+                },
+            )?
+        }
+        TextKind::UuidV7 => {
+            let (mut prev, mut last) = (None, [0; 36]);
+            batch(
+                count,
+                |g, now, rng| g.v7.generate(now, rng),
+                |id| {
+                    first_ms.get_or_insert((id.0 >> 80) as u64);
+                    if !prev.is_some_and(|p| {
+                        rewrite_changed(&mut last, p, id.0, 4, b"0123456789abcdef")
+                    }) {
+                        last.copy_from_slice(id.to_text().as_bytes());
+                    }
+                    prev = Some(id.0);
+                    text.extend_from_slice(&last);
+                },
+            )?
+        }
         TextKind::UuidV4 => {
             (0..count).for_each(|_| text.extend_from_slice(new_uuid_v4().to_text().as_bytes()))
         }
@@ -205,9 +244,29 @@ pub fn mint_texts(kind: TextKind, count: usize, out: &mut String) -> Result<Opti
             }
         }
     }
-    // Every encoder writes ASCII.
-    out.push_str(core::str::from_utf8(&text).unwrap_or_default());
     Ok(first_ms)
+}
+
+/// Rewrites `text`, that of `prev`, into that of `id` when the two differ
+/// in their low 60 bits only (else returns false): only the digits (`bits`
+/// each, the lowest last, dashes skipped) that can differ.
+#[inline(never)]
+fn rewrite_changed(text: &mut [u8], prev: u128, id: u128, bits: u32, digits: &[u8]) -> bool {
+    let diff = prev ^ id;
+    if diff >> 60 != 0 {
+        return false;
+    }
+    let mut low = id as u64;
+    let mut pos = text.len();
+    for _ in 0..(64 - (diff as u64).leading_zeros()).div_ceil(bits) {
+        pos -= 1;
+        if text[pos] == b'-' {
+            pos -= 1;
+        }
+        text[pos] = digits[(low & ((1 << bits) - 1)) as usize];
+        low >>= bits;
+    }
+    true
 }
 
 /// [`mint_texts`] for a binding that buffers the texts: returns how many ms
@@ -217,9 +276,24 @@ pub fn mint_texts(kind: TextKind, count: usize, out: &mut String) -> Result<Opti
 pub fn mint_texts_fresh(kind: TextKind, count: usize, out: &mut String) -> Result<f64, Error> {
     let start = crate::clock::Instant::now();
     let first_ms = mint_texts(kind, count, out)?;
-    Ok(first_ms.map_or(0.0, |ms| {
+    Ok(fresh_after(start, first_ms))
+}
+
+/// [`mint_texts_fresh`] into bytes, like [`mint_text_bytes`].
+pub fn mint_text_bytes_fresh(
+    kind: TextKind,
+    count: usize,
+    out: &mut Vec<u8>,
+) -> Result<f64, Error> {
+    let start = crate::clock::Instant::now();
+    let first_ms = mint_text_bytes(kind, count, out)?;
+    Ok(fresh_after(start, first_ms))
+}
+
+fn fresh_after(start: crate::clock::Instant, first_ms: Option<u64>) -> f64 {
+    first_ms.map_or(0.0, |ms| {
         crate::clock::fresh_ms(start, &MonotonicClock, |now| now <= ms)
-    }))
+    })
 }
 
 /// A random UUIDv4.
@@ -294,6 +368,16 @@ mod tests {
             for id in &ids {
                 assert_eq!(Id::parse(id, None).map(|id| id.kind()), Ok(want), "{name}");
             }
+            // Canonical texts (a run's texts are rewritten from the one before).
+            match kind {
+                TextKind::Ulid => ids
+                    .iter()
+                    .for_each(|t| assert_eq!(*Ulid::parse(t).unwrap().to_text(), **t)),
+                TextKind::UuidV7 => ids
+                    .iter()
+                    .for_each(|t| assert_eq!(*Uuid::parse(t).unwrap().to_text(), **t)),
+                _ => {}
+            }
             if matches!(kind, TextKind::Ulid | TextKind::UuidV7) {
                 assert!(ids.windows(2).all(|w| w[0] < w[1]), "{name}");
                 assert!(first_ms.is_some_and(|ms| ms.abs_diff(MonotonicClock.now_ms()) < 1_000));
@@ -302,5 +386,23 @@ mod tests {
             }
         }
         assert!(TextKind::from_name("snowflake").is_err());
+    }
+
+    proptest::proptest! {
+        /// Rewriting the digits that changed gives the whole text, for any
+        /// two IDs that differ in their low 60 bits only (a run's).
+        #[test]
+        fn changed_digits_give_the_text(a: u128, b: u128, low in 0u32..61) {
+            let b = a ^ (b & ((1u128 << low) - 1));
+            let mut text = Ulid(a).to_text().as_bytes().to_vec();
+            proptest::prop_assert!(rewrite_changed(&mut text, a, b, 5, crate::base32::UPPER));
+            let want = Ulid(b).to_text();
+            proptest::prop_assert_eq!(&text[..], want.as_bytes());
+            let mut text = Uuid(a).to_text().as_bytes().to_vec();
+            proptest::prop_assert!(rewrite_changed(&mut text, a, b, 4, b"0123456789abcdef"));
+            let want = Uuid(b).to_text();
+            proptest::prop_assert_eq!(&text[..], want.as_bytes());
+            proptest::prop_assert!(!rewrite_changed(&mut text, a, a ^ 1 << 60, 4, b"0123456789abcdef"));
+        }
     }
 }
