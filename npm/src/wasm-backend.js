@@ -26,7 +26,7 @@ export function wasmBackend(module) {
   // Names cross as their indexes in the core's own lists; the core refuses
   // an index that names nothing (indexOf's -1 included).
   const C = constants;
-  const textKinds = Object.keys(C.textKinds);
+  const kinds = Object.keys(C.textKinds);
   /** A SnowflakeSpec as the numbers wasm/src/snowflake.rs reads (`Spec`): names become indexes. */
   const specArgs = (s) => {
     const l = s.layout;
@@ -62,8 +62,8 @@ export function wasmBackend(module) {
     snowflakeAt: (spec, ms, bound, sequence) => wasm.snowflakeAt(specArgs(spec), ms, bound, sequence),
     // Exported as decodeId: wasm-bindgen's glue has a decodeText of its own.
     decodeText: wasm.decodeId,
-    // ASCII in wasm memory, decoded at once (wasm/src/lib.rs).
-    mintText: (kind, count, timing) => ascii.decode(wasm.mintBytes(textKinds.indexOf(kind), count, timing)),
+    // ASCII bytes (wasm/src/lib.rs)
+    mintText: (kind, n, timing) => ascii.decode(wasm.mintBytes(kinds.indexOf(kind), n, timing)),
   };
   return backend;
 }
