@@ -204,14 +204,33 @@ pub fn mint_text_bytes(
                 },
             )?
         }
-        TextKind::UuidV7 => batch(
-            count,
-            |g, now, rng| g.v7.generate(now, rng),
-            |id| {
-                first_ms.get_or_insert((id.0 >> 80) as u64);
-                text.extend_from_slice(id.to_text().as_bytes());
-            },
-        )?,
+        // Likewise a run's next v7 mostly keeps the high 64 bits (time,
+        // version and the counter's top 12 bits): then only the text of
+        // the low 64 is new ("vxxx-xxxxxxxxxxxx", after 19 characters).
+        TextKind::UuidV7 => {
+            let (mut prev, mut last) = (0, [0; 36]);
+            batch(
+                count,
+                |g, now, rng| g.v7.generate(now, rng),
+                |id| {
+                    first_ms.get_or_insert((id.0 >> 80) as u64);
+                    // (`prev` starts at 0, which no v7's high half is.)
+                    if prev != id.0 >> 64 {
+                        last.copy_from_slice(id.to_text().as_bytes());
+                    } else {
+                        let [c0, c1, c2, c3, c4, c5, c6, c7] =
+                            crate::text::hex_u32((id.0 >> 32) as u32);
+                        [last[19], last[20], last[21], last[22]] = [c0, c1, c2, c3];
+                        [last[24], last[25], last[26], last[27]] = [c4, c5, c6, c7];
+                        let [d0, d1, d2, d3, d4, d5, d6, d7] = crate::text::hex_u32(id.0 as u32);
+                        [last[28], last[29], last[30], last[31]] = [d0, d1, d2, d3];
+                        [last[32], last[33], last[34], last[35]] = [d4, d5, d6, d7];
+                    }
+                    prev = id.0 >> 64;
+                    text.extend_from_slice(&last);
+                },
+            )?
+        }
         TextKind::UuidV4 => {
             (0..count).for_each(|_| text.extend_from_slice(new_uuid_v4().to_text().as_bytes()))
         }
@@ -359,12 +378,18 @@ mod tests {
     }
 
     #[test]
-    fn ulid_texts_stay_canonical_across_digit_carries() {
+    fn run_texts_stay_canonical_across_carries() {
         let mut text = String::from("x");
         mint_texts(TextKind::Ulid, 2000, &mut text).unwrap();
         for t in text.as_bytes()[1..].chunks(26) {
             let t = core::str::from_utf8(t).unwrap();
             assert_eq!(*Ulid::parse(t).unwrap().to_text(), *t);
+        }
+        let mut text = String::from("x");
+        mint_texts(TextKind::UuidV7, 2000, &mut text).unwrap();
+        for t in text.as_bytes()[1..].chunks(36) {
+            let t = core::str::from_utf8(t).unwrap();
+            assert_eq!(*Uuid::parse(t).unwrap().to_text(), *t);
         }
     }
 }
