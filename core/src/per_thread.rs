@@ -142,6 +142,11 @@ impl TextKind {
         crate::error::by_name("kind", &TextKind::NAMES, &TextKind::ALL, name)
     }
 
+    /// The kind at `index` of [`TextKind::NAMES`] (the bindings' index encoding).
+    pub fn from_index(index: f64) -> Result<TextKind, Error> {
+        crate::error::by_index("kind", &TextKind::NAMES, &TextKind::ALL, index)
+    }
+
     /// Characters per ID.
     pub const fn width(self) -> usize {
         match self {
@@ -162,25 +167,70 @@ impl TextKind {
 pub fn mint_texts(kind: TextKind, count: usize, out: &mut String) -> Result<Option<u64>, Error> {
     // Bytes, checked as UTF-8 once per batch rather than once per ID (a
     // third of the time per UUID in the wasm build).
-    let mut text = Vec::with_capacity(count * kind.width());
+    let mut text = Vec::new();
+    let first_ms = mint_text_bytes(kind, count, &mut text)?;
+    // Every encoder writes ASCII.
+    out.push_str(core::str::from_utf8(&text).unwrap_or_default());
+    Ok(first_ms)
+}
+
+/// [`mint_texts`] into bytes (ASCII), appended to `text`: the wasm build
+/// reuses one buffer and the page decodes it, with no string built in wasm.
+pub fn mint_text_bytes(
+    kind: TextKind,
+    count: usize,
+    text: &mut Vec<u8>,
+) -> Result<Option<u64>, Error> {
+    text.reserve(count * kind.width());
     let mut first_ms = None;
     match kind {
-        TextKind::Ulid => batch(
-            count,
-            |g, now, rng| g.ulid.generate(now, rng),
-            |id| {
-                first_ms.get_or_insert(id.timestamp_ms());
-                text.extend_from_slice(id.to_text().as_bytes());
-            },
-        )?,
-        TextKind::UuidV7 => batch(
-            count,
-            |g, now, rng| g.v7.generate(now, rng),
-            |id| {
-                first_ms.get_or_insert((id.0 >> 80) as u64);
-                text.extend_from_slice(id.to_text().as_bytes());
-            },
-        )?,
+        // A run's next ULID is mostly the last one plus 1, which changes
+        // its last digit only: then that digit is all there is to write.
+        TextKind::Ulid => {
+            let (mut prev, mut last) = (0, [0; 26]);
+            batch(
+                count,
+                |g, now, rng| g.ulid.generate(now, rng),
+                |id| {
+                    first_ms.get_or_insert(id.timestamp_ms());
+                    // (`prev` starts at 0, more than 31 away from any ULID minted now.)
+                    if prev ^ id.0 > 31 {
+                        last.copy_from_slice(id.to_text().as_bytes());
+                    } else {
+                        last[25] = crate::base32::UPPER[id.0 as usize & 31];
+                    }
+                    prev = id.0;
+                    text.extend_from_slice(&last);
+                },
+            )?
+        }
+        // Likewise a run's next v7 mostly keeps the high 64 bits (time,
+        // version and the counter's top 12 bits): then only the text of
+        // the low 64 is new ("vxxx-xxxxxxxxxxxx", after 19 characters).
+        TextKind::UuidV7 => {
+            let (mut prev, mut last) = (0, [0; 36]);
+            batch(
+                count,
+                |g, now, rng| g.v7.generate(now, rng),
+                |id| {
+                    first_ms.get_or_insert((id.0 >> 80) as u64);
+                    // (`prev` starts at 0, which no v7's high half is.)
+                    if prev != id.0 >> 64 {
+                        last.copy_from_slice(id.to_text().as_bytes());
+                    } else {
+                        let [c0, c1, c2, c3, c4, c5, c6, c7] =
+                            crate::text::hex_u32((id.0 >> 32) as u32);
+                        [last[19], last[20], last[21], last[22]] = [c0, c1, c2, c3];
+                        [last[24], last[25], last[26], last[27]] = [c4, c5, c6, c7];
+                        let [d0, d1, d2, d3, d4, d5, d6, d7] = crate::text::hex_u32(id.0 as u32);
+                        [last[28], last[29], last[30], last[31]] = [d0, d1, d2, d3];
+                        [last[32], last[33], last[34], last[35]] = [d4, d5, d6, d7];
+                    }
+                    prev = id.0 >> 64;
+                    text.extend_from_slice(&last);
+                },
+            )?
+        }
         TextKind::UuidV4 => {
             (0..count).for_each(|_| text.extend_from_slice(new_uuid_v4().to_text().as_bytes()))
         }
@@ -205,8 +255,6 @@ pub fn mint_texts(kind: TextKind, count: usize, out: &mut String) -> Result<Opti
             }
         }
     }
-    // Every encoder writes ASCII.
-    out.push_str(core::str::from_utf8(&text).unwrap_or_default());
     Ok(first_ms)
 }
 
@@ -217,9 +265,24 @@ pub fn mint_texts(kind: TextKind, count: usize, out: &mut String) -> Result<Opti
 pub fn mint_texts_fresh(kind: TextKind, count: usize, out: &mut String) -> Result<f64, Error> {
     let start = crate::clock::Instant::now();
     let first_ms = mint_texts(kind, count, out)?;
-    Ok(first_ms.map_or(0.0, |ms| {
+    Ok(fresh_after(start, first_ms))
+}
+
+/// [`mint_texts_fresh`] into bytes, like [`mint_text_bytes`].
+pub fn mint_text_bytes_fresh(
+    kind: TextKind,
+    count: usize,
+    out: &mut Vec<u8>,
+) -> Result<f64, Error> {
+    let start = crate::clock::Instant::now();
+    let first_ms = mint_text_bytes(kind, count, out)?;
+    Ok(fresh_after(start, first_ms))
+}
+
+fn fresh_after(start: crate::clock::Instant, first_ms: Option<u64>) -> f64 {
+    first_ms.map_or(0.0, |ms| {
         crate::clock::fresh_ms(start, &MonotonicClock, |now| now <= ms)
-    }))
+    })
 }
 
 /// A random UUIDv4.
@@ -294,6 +357,16 @@ mod tests {
             for id in &ids {
                 assert_eq!(Id::parse(id, None).map(|id| id.kind()), Ok(want), "{name}");
             }
+            // Canonical texts (a run's texts are rewritten from the one before).
+            match kind {
+                TextKind::Ulid => ids
+                    .iter()
+                    .for_each(|t| assert_eq!(*Ulid::parse(t).unwrap().to_text(), **t)),
+                TextKind::UuidV7 => ids
+                    .iter()
+                    .for_each(|t| assert_eq!(*Uuid::parse(t).unwrap().to_text(), **t)),
+                _ => {}
+            }
             if matches!(kind, TextKind::Ulid | TextKind::UuidV7) {
                 assert!(ids.windows(2).all(|w| w[0] < w[1]), "{name}");
                 assert!(first_ms.is_some_and(|ms| ms.abs_diff(MonotonicClock.now_ms()) < 1_000));
@@ -302,5 +375,21 @@ mod tests {
             }
         }
         assert!(TextKind::from_name("snowflake").is_err());
+    }
+
+    #[test]
+    fn run_texts_stay_canonical_across_carries() {
+        let mut text = String::from("x");
+        mint_texts(TextKind::Ulid, 2000, &mut text).unwrap();
+        for t in text.as_bytes()[1..].chunks(26) {
+            let t = core::str::from_utf8(t).unwrap();
+            assert_eq!(*Ulid::parse(t).unwrap().to_text(), *t);
+        }
+        let mut text = String::from("x");
+        mint_texts(TextKind::UuidV7, 2000, &mut text).unwrap();
+        for t in text.as_bytes()[1..].chunks(36) {
+            let t = core::str::from_utf8(t).unwrap();
+            assert_eq!(*Uuid::parse(t).unwrap().to_text(), *t);
+        }
     }
 }

@@ -13,6 +13,7 @@ import constants from '../wasm/constants.js';
 const share = (clock) => clock?.share();
 
 let backend = null;
+const ascii = new TextDecoder();
 
 /** The backend (backend.d.ts) over a wasm instance of `module`, or of the inlined bytes. */
 export function wasmBackend(module) {
@@ -25,6 +26,7 @@ export function wasmBackend(module) {
   // Names cross as their indexes in the core's own lists; the core refuses
   // an index that names nothing (indexOf's -1 included).
   const C = constants;
+  const kinds = Object.keys(C.textKinds);
   /** A SnowflakeSpec as the numbers wasm/src/snowflake.rs reads (`Spec`): names become indexes. */
   const specArgs = (s) => {
     const l = s.layout;
@@ -60,6 +62,8 @@ export function wasmBackend(module) {
     snowflakeAt: (spec, ms, bound, sequence) => wasm.snowflakeAt(specArgs(spec), ms, bound, sequence),
     // Exported as decodeId: wasm-bindgen's glue has a decodeText of its own.
     decodeText: wasm.decodeId,
+    // ASCII bytes (wasm/src/lib.rs)
+    mintText: (kind, n, timing) => ascii.decode(wasm.mintBytes(kinds.indexOf(kind), n, timing)),
   };
   return backend;
 }

@@ -45,16 +45,33 @@ fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(obj, &JsValue::from_str(key), &value.into());
 }
 
-/// `count` new IDs' texts concatenated (each kind has a fixed width);
-/// `timing[0]` as in `fill`, for the ULID and v7 batches api.js times.
-#[wasm_bindgen(js_name = mintText)]
-pub fn mint_text(kind: &str, count: u32, timing: &Float64Array) -> Result<String, JsValue> {
-    let mut text = String::new();
-    let fresh = TextKind::from_name(kind)
-        .and_then(|kind| snowmint::mint_texts_fresh(kind, count as usize, &mut text))
-        .map_err(core_error)?;
-    timing.set_index(0, fresh);
-    Ok(text)
+std::thread_local! {
+    /// [`mint_bytes`]'s output, kept between calls (no allocation per run).
+    static TEXT: core::cell::RefCell<Vec<u8>> = const { core::cell::RefCell::new(Vec::new()) };
+}
+
+/// `count` new IDs' texts concatenated (each kind, named by its index in
+/// the core's `TextKind::NAMES`, has a fixed width), as a view of ASCII
+/// bytes in this module's memory that the caller decodes at once
+/// (wasm-backend.js): a string built here costs a copy, an allocation and
+/// a UTF-8 decode of its own. `timing[0]` as in `fill`, for the ULID and
+/// v7 batches api.js times.
+#[wasm_bindgen(js_name = mintBytes)]
+pub fn mint_bytes(
+    kind: f64,
+    count: u32,
+    timing: &Float64Array,
+) -> Result<js_sys::Uint8Array, JsValue> {
+    TEXT.with_borrow_mut(|text| {
+        text.clear();
+        let fresh = TextKind::from_index(kind)
+            .and_then(|kind| snowmint::mint_text_bytes_fresh(kind, count as usize, text))
+            .map_err(core_error)?;
+        timing.set_index(0, fresh);
+        // SAFETY: the view is read before this module runs again (and so
+        // before its memory can grow or the buffer change).
+        Ok(unsafe { js_sys::Uint8Array::view(text) })
+    })
 }
 
 /// One TypeID with a monotonic UUIDv7 suffix.
