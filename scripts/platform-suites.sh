@@ -71,7 +71,7 @@ suites() {
   [ "$got" = "native $p node_modules/snowmint-$p/snowmint.$p.node" ] || fail "$p on Node $("$node" -v): loaded '$got'"
   say "$p, Node $("$node" -v): $got"
   SNOWMINT_PACKAGE=snowmint run_tests "$dir" "$node" tests/node/vectors.test.js tests/node/generate.test.js \
-    tests/node/errors.test.js tests/node/workers.test.js
+    tests/node/errors.test.js tests/node/workers.test.js tests/node/expiry.test.js
   run_tests "$dir" "$node" --test-name-pattern='node:cluster' tests/lease/local.test.js
 }
 

@@ -6,7 +6,7 @@
 # the C library it links (glibc at most 2.17) or the oldest macOS it asks for,
 # no link to a libnode.dll on Windows. Then, per Linux platform, a fresh
 # consumer with the tarballs installed offline, and the Node suites
-# (vectors, generate, errors, worker_threads, the zero-config node:cluster
+# (vectors, generate, errors, worker_threads, run expiry by the kernel timer, the zero-config node:cluster
 # test) on that platform's Node builds (scripts/setup.d/72-node-builds.sh):
 # linux-x64 glibc on Node 20, 22, 24 and 26; linux-x64 musl on 20, 22 and 24
 # (PyPI has no musl Node 26); linux-arm64 glibc and musl on Node 24, under
