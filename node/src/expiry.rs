@@ -291,11 +291,11 @@ mod imp {
 
     unsafe extern "C" fn cleanup(_: *mut libc::c_void) {
         let local = LOCAL.with(|l| l.borrow_mut().take());
-        if let (Some(local), Some(Some(sig))) = (local, SIGNAL.get()) {
-            if !local.state.is_null() {
-                // SAFETY: this thread's state, set up by `setup`.
-                unsafe { teardown(local.state, *sig) };
-            }
+        if let (Some(local), Some(Some(sig))) = (local, SIGNAL.get())
+            && !local.state.is_null()
+        {
+            // SAFETY: this thread's state, set up by `setup`.
+            unsafe { teardown(local.state, *sig) };
         }
     }
 
