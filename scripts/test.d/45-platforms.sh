@@ -114,8 +114,11 @@ done
 for p in linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl; do app "$tmp/app-$p" "$p" "$pkgs"; done
 for v in "${NODE_GNU_VERSIONS[@]}"; do suites "$(node_bin gnu x64 "$v")" "$tmp/app-linux-x64-gnu" linux-x64-gnu; done
 for v in "${NODE_MUSL_VERSIONS[@]}"; do suites "$(node_bin musl x64 "$v")" "$tmp/app-linux-x64-musl" linux-x64-musl; done
-suites "$(node_bin gnu arm64 "$NODE_ARM64_GNU_VERSION")" "$tmp/app-linux-arm64-gnu" linux-arm64-gnu
-suites "$(node_bin musl arm64 "$NODE_ARM64_MUSL_VERSION")" "$tmp/app-linux-arm64-musl" linux-arm64-musl
+# Under qemu-user the addon gets no expiry words (its timer or signal set-up
+# fails there) and falls back to the clock check: expiry.test.js asks for words
+# only where the platform is not emulated.
+SNOWMINT_EMULATED=1 suites "$(node_bin gnu arm64 "$NODE_ARM64_GNU_VERSION")" "$tmp/app-linux-arm64-gnu" linux-arm64-gnu
+SNOWMINT_EMULATED=1 suites "$(node_bin musl arm64 "$NODE_ARM64_MUSL_VERSION")" "$tmp/app-linux-arm64-musl" linux-arm64-musl
 
 say "a glibc and a musl Node beside both linux-x64 packages each load their own"
 both="$tmp/app-linux-x64-musl"
