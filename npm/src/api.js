@@ -269,12 +269,19 @@ export function createApi(backend, host = {}) {
    * decoded (only then, as before); a preset decoded before is one Map look-up.
    */
   function decoderFor(o) {
-    if (o === undefined) return def ? def.decode : presetDecoder(presets[0]);
-    const layout = o.layout;
+    const layout = o?.layout;
     if (layout !== undefined) return snowflakeDecoder(toSpec({ layout }).layout);
-    const preset = o.preset;
-    if (preset === undefined) return def ? def.decode : presetDecoder(presets[0]);
-    return presetDecoders.get(preset) ?? presetDecoder(oneOf('preset', preset, presets));
+    const preset = o?.preset;
+    if (preset !== undefined) return presetDecoders.get(preset) ?? presetDecoder(oneOf('preset', preset, presets));
+    return def ? def.decode : presetDecoder(presets[0]);
+  }
+
+  /** decode()'s options checked, and the kind they name (null: none). */
+  function decodeKind(options) {
+    if (options === undefined) return null;
+    checkDecodeOptions(options);
+    const k = options.kind;
+    return k === undefined ? null : oneOf('kind', k, C.kinds);
   }
 
   /** Any ID (bigint or string) -> a record of its fields; see index.d.ts. */
@@ -288,25 +295,14 @@ export function createApi(backend, host = {}) {
    * (together they were not, in about half the runs: 2x slower).
    */
   function decodeBigint(id, options) {
-    if (options !== undefined) {
-      checkDecodeOptions(options);
-      const k = options.kind;
-      if (k !== undefined) {
-        const kind = oneOf('kind', k, C.kinds);
-        if (kind !== 'snowflake') throw typeError(`an ID of kind '${kind}'`, 'a string', id);
-      }
-    }
+    const kind = decodeKind(options);
+    if (kind !== null && kind !== 'snowflake') throw typeError(`an ID of kind '${kind}'`, 'a string', id);
     return decoderFor(options)(id);
   }
 
   /** decode() of anything but a bigint. */
   function decodeString(id, options) {
-    let kind = null;
-    if (options !== undefined) {
-      checkDecodeOptions(options);
-      const k = options.kind;
-      if (k !== undefined) kind = oneOf('kind', k, C.kinds);
-    }
+    const kind = decodeKind(options);
     if (typeof id !== 'string') throw idTypeError(id);
     if (kind === null || kind === 'snowflake') {
       const v = decimalId(id);
