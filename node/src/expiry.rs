@@ -418,8 +418,6 @@ mod imp {
         });
     }
 
-    /// Before a claim for `slot`: clears its word (the old run is over) and
-    /// reads the clock the deadline counts from; None if the slot has no word.
     /// A claim under way for a slot with a word (`begin`, then `set`).
     pub struct Claim {
         state: *const State,
@@ -427,6 +425,8 @@ mod imp {
         start: u64,
     }
 
+    /// Before a claim for `slot`: clears its word (the old run is over) and
+    /// reads the clock the deadline counts from; None if the slot has no word.
     pub fn begin(slot: u32) -> Option<Claim> {
         let i = slot as usize;
         LOCAL.with(|l| {
