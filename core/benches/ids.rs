@@ -1,5 +1,5 @@
 //! snowmint side by side with ferroid, uuid and ulid in one run, then a
-//! table of ns/ID and the goals of issue 2 (item 8):
+//! table of ns/ID and the goals of issue 2 (item 8) and issue 16 (goal 6):
 //!
 //! ```text
 //! cargo bench -p snowmint --bench ids
@@ -275,6 +275,7 @@ fn results(since: SystemTime) -> Vec<(String, f64)> {
 /// A goal of the issue: a snowmint benchmark against a bar.
 enum Bar {
     NoSlowerThan(&'static str),
+    AtMostTimes(f64, &'static str),
     AtMostNs(f64),
     TimesFaster(f64, &'static str),
 }
@@ -315,6 +316,22 @@ const MONO_GOALS: [(&str, Bar); 8] = [
     ),
 ];
 
+/// Issue 16: `V7Generator` at most 2x ferroid's monotonic ULID on the same clock.
+const V7_GOALS: [(&str, Bar); 3] = [
+    (
+        "mono_snowmint_clock/snowmint_V7Generator",
+        Bar::AtMostTimes(2.0, "mono_snowmint_clock/ferroid_BasicMonoUlidGenerator"),
+    ),
+    (
+        "mono_ferroid_clock/snowmint_V7Generator",
+        Bar::AtMostTimes(2.0, "mono_ferroid_clock/ferroid_BasicMonoUlidGenerator"),
+    ),
+    (
+        "mono_fixed_clock/snowmint_V7Generator",
+        Bar::AtMostTimes(2.0, "mono_fixed_clock/ferroid_BasicMonoUlidGenerator"),
+    ),
+];
+
 /// Snowflake `next()` on a fixed clock at or under 5 ns; v4 2x uuid's.
 const OTHER_GOALS: [(&str, Bar); 4] = [
     (
@@ -347,7 +364,7 @@ fn report(since: SystemTime) {
         println!("| {name} | {ns:.2} |");
     }
     println!("\n| goal | snowmint ns | bar | ratio | met |\n|---|---:|---|---:|---|");
-    for &(subject, ref bar) in MONO_GOALS.iter().chain(&OTHER_GOALS) {
+    for &(subject, ref bar) in MONO_GOALS.iter().chain(&V7_GOALS).chain(&OTHER_GOALS) {
         let Some(value) = ns(subject) else { continue };
         let (bar_text, ratio, met) = match *bar {
             Bar::NoSlowerThan(peer) => {
@@ -357,6 +374,15 @@ fn report(since: SystemTime) {
                     format!("<= {peer} ({p:.2} ns)"),
                     format!("{r:.2}x"),
                     r <= 1.0,
+                )
+            }
+            Bar::AtMostTimes(times, peer) => {
+                let Some(p) = ns(peer) else { continue };
+                let r = value / p;
+                (
+                    format!("<= {times}x {peer} ({p:.2} ns)"),
+                    format!("{r:.2}x"),
+                    r <= times,
                 )
             }
             Bar::AtMostNs(max) => (

@@ -922,6 +922,29 @@ fn ulid_at_the_unix_epoch_with_zero_randomness_does_not_repeat() {
     assert!(b > a, "{a} then {b}");
 }
 
+/// V7Generator draws its random words in blocks: each word serves one UUID
+/// (none repeats within a generator), a clone draws its own (two clones of one
+/// generator must not mint the same next UUID), and `Debug` shows none of them.
+#[test]
+fn v7_random_words_serve_one_uuid_each_and_stay_with_their_generator() {
+    let mut rng = TestRng::SplitMix(3);
+    let mut g = V7Generator::new();
+    let mut words = std::collections::HashSet::new();
+    for i in 0..1000 {
+        let u = g.generate(T, &mut rng).unwrap();
+        assert!(words.insert(u.0 as u32), "#{i}: random word reused");
+    }
+    let mut twin = g.clone();
+    let (a, b) = (
+        g.generate(T, &mut rng).unwrap(),
+        twin.generate(T, &mut rng).unwrap(),
+    );
+    assert_eq!(a.0 >> 32, b.0 >> 32, "clones share the counter");
+    assert_ne!(a, b, "a clone minted its original's next UUID");
+    let shown = format!("{g:?}");
+    assert!(!shown.contains("random"), "{shown}");
+}
+
 #[test]
 fn objectid_counter_exhaustion_moves_to_the_next_second() {
     const SPACE: usize = 1 << 24;
