@@ -404,6 +404,64 @@ function holdsU009F(text) {
   return false;
 }
 
+/** 64 bits seen as two 32-bit halves (little-endian, as every engine lays typed arrays out here) or one bigint. */
+const halves = new Uint32Array(2);
+const asInt64 = new BigInt64Array(halves.buffer);
+const asUint64 = new BigUint64Array(halves.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const [LO, HI] = LITTLE_ENDIAN ? [0, 1] : [1, 0];
+const TWO_16 = 65536;
+const TWO_32 = 4294967296;
+
+/**
+ * The integer literal `text[start, end)` (an optional '-', then 16 or more
+ * digits) as a bigint. Up to 19 digits, that is every 64-bit ID but the
+ * 20-digit ones, the value is built from two exact doubles and read out of a
+ * 64-bit typed array, about twice as fast as `BigInt(literal)`; longer
+ * literals, and negative ones below -2^63, go through `BigInt`.
+ *
+ * @param {string} text
+ * @param {number} start
+ * @param {number} end
+ * @returns {bigint}
+ */
+function integerAt(text, start, end) {
+  const negative = text.charCodeAt(start) === 45;
+  const first = negative ? start + 1 : start;
+  if (end - first > 19) return BigInt(text.slice(start, end));
+  // value = H * 10^9 + L, with H = Hh * 2^16 + Hl: every product below stays under 2^53.
+  const split = end - 9;
+  let h = 0;
+  for (let i = first; i < split; i++) h = h * 10 + text.charCodeAt(i) - 48;
+  let l = 0;
+  for (let i = split; i < end; i++) l = l * 10 + text.charCodeAt(i) - 48;
+  // Math.floor, not %: V8 compiles a double's % to a call into C.
+  const hh = Math.floor(h / TWO_16);
+  const a = (h - hh * TWO_16) * 1e9 + l; // < 2^47
+  const b = hh * 1e9; // < 2^48; value = b * 2^16 + a
+  const bh = Math.floor(b / TWO_16);
+  const ah = Math.floor(a / TWO_32);
+  const low = (b - bh * TWO_16) * TWO_16 + (a - ah * TWO_32);
+  const carry = low >= TWO_32 ? 1 : 0;
+  let lo = low - carry * TWO_32;
+  let hi = bh + ah + carry;
+  if (!negative) {
+    halves[LO] = lo;
+    halves[HI] = hi;
+    return asUint64[0];
+  }
+  if (hi > 2147483648 || (hi === 2147483648 && lo !== 0)) return BigInt(text.slice(start, end));
+  // Two's complement of the magnitude.
+  if (lo === 0) hi = (TWO_32 - hi) % TWO_32;
+  else {
+    lo = TWO_32 - lo;
+    hi = TWO_32 - 1 - hi;
+  }
+  halves[LO] = lo;
+  halves[HI] = hi;
+  return asInt64[0];
+}
+
 /**
  * Replaces the given literals by marker strings, parses with JSON.parse and
  * puts the values back.
@@ -440,8 +498,7 @@ function parseRewritten(text, spans, fn, asString) {
   for (let m = 0; m < count; m++) {
     const start = spans[2 * m];
     const end = spans[2 * m + 1];
-    const literal = text.slice(start, end);
-    values[m] = asString ? literal : BigInt(literal);
+    values[m] = asString ? text.slice(start, end) : integerAt(text, start, end);
     rewritten += text.slice(last, start) + escaped + m + '"';
     last = end;
   }

@@ -231,6 +231,49 @@ export function runConformance(json, cases) {
  */
 export const unitChecks = [
   [
+    'parse: integers of 16-20 digits and the 64-bit edges are exact (the two-halves path and BigInt())',
+    (json) => {
+      const edges = [
+        '9007199254740993',
+        '9223372036854775807',
+        '9223372036854775808',
+        '-9223372036854775808',
+        '-9223372036854775809',
+        '9999999999999999999',
+        '-9999999999999999999',
+        '18446744073709551615',
+        '18446744073709551616',
+        '4294967296000000000',
+        '4294967295999999999',
+        '1000000000000000000',
+        '-1000000000000000000',
+        '1000000000065536000',
+      ];
+      // Deterministic literals of every length from 16 to 20 digits, either sign.
+      const literals = [...edges];
+      let x = 0x2545f4914f6cdd1dn;
+      for (let i = 0; i < 2000; i++) {
+        x = (x * 6364136223846793005n + 1442695040888963407n) & 0xffffffffffffffffn;
+        const digits = 16 + (i % 5);
+        const v = 10n ** BigInt(digits - 1) + (x % (9n * 10n ** BigInt(digits - 1)));
+        literals.push((i & 8 ? '-' : '') + v);
+      }
+      // A literal within ±(2^53 - 1) stays a number, as JSON.parse gives it.
+      const safe = (l) => BigInt(l) >= -9007199254740991n && BigInt(l) <= 9007199254740991n;
+      const text = `[${literals.join(',')}]`;
+      eq(
+        json.parse(text),
+        literals.map((l) => (safe(l) ? Number(l) : BigInt(l))),
+        'parse',
+      );
+      eq(
+        json.parse(text, { bigint: 'string' }),
+        literals.map((l) => (safe(l) ? Number(l) : l)),
+        'as strings',
+      );
+    },
+  ],
+  [
     'parse: unsafe integers become bigint, everything else as JSON.parse',
     (json) => {
       const t =
