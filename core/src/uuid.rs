@@ -346,49 +346,11 @@ pub fn new_v4<R: rand_core::Rng + ?Sized>(rng: &mut R) -> Uuid {
 const COUNTER_BITS: u32 = 42;
 const COUNTER_MAX: u64 = (1 << COUNTER_BITS) - 1;
 
-/// Random words a [`V7Generator`] draws at once.
-const RANDOM_WORDS: usize = 32;
-
 /// A monotonic UUIDv7 generator (RFC 9562 §6.2 Method 1, see the module docs).
-///
-/// The 32 random bits of each UUID come from a block of 32 drawn at once: a
-/// call into the random source costs more than the UUID's other work, and
-/// a block pays it once. A served word is zeroed (a later memory read cannot
-/// recover it), and a clone starts without the block: two clones continue
-/// from the same counter, and only fresh random bits tell their next UUIDs
-/// apart. `Debug` leaves the block out, as it would give away the next
-/// UUIDs' random bits.
+#[derive(Debug, Clone, Default)]
 pub struct V7Generator {
     last_ms: u64,
     counter: u64,
-    /// Unserved random words: the first `left` of `random`.
-    random: [u32; RANDOM_WORDS],
-    left: usize,
-}
-
-impl core::fmt::Debug for V7Generator {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("V7Generator")
-            .field("last_ms", &self.last_ms)
-            .field("counter", &self.counter)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Default for V7Generator {
-    fn default() -> Self {
-        V7Generator::new()
-    }
-}
-
-impl Clone for V7Generator {
-    fn clone(&self) -> Self {
-        V7Generator {
-            last_ms: self.last_ms,
-            counter: self.counter,
-            ..V7Generator::new()
-        }
-    }
 }
 
 impl V7Generator {
@@ -397,15 +359,14 @@ impl V7Generator {
         V7Generator {
             last_ms: 0,
             counter: 0,
-            random: [0; RANDOM_WORDS],
-            left: 0,
         }
     }
 
     /// The next UUIDv7 at `now_ms`, greater than every one before it.
     ///
     /// The common case (the same millisecond, counter not exhausted) is kept
-    /// small enough to inline; the rest is out of line.
+    /// small enough to inline, so the UUID stays in registers; the rest is
+    /// out of line.
     #[inline]
     pub fn generate<R: rand_core::Rng + ?Sized>(
         &mut self,
@@ -418,7 +379,7 @@ impl V7Generator {
             self.advance(now_ms, rng)?;
         }
         let rand_a = (self.counter >> 30) as u16;
-        let rand_b = (self.counter & ((1 << 30) - 1)) << 32 | self.random32(rng) as u64;
+        let rand_b = (self.counter & ((1 << 30) - 1)) << 32 | rng.next_u32() as u64;
         Ok(Uuid::v7_from_parts(self.last_ms, rand_a, rand_b))
     }
 
@@ -448,26 +409,6 @@ impl V7Generator {
         }
         self.counter = rng.next_u64() >> (64 - COUNTER_BITS + 1);
         Ok(())
-    }
-
-    /// The next unserved random word, drawing a block when none is left.
-    #[inline]
-    fn random32<R: rand_core::Rng + ?Sized>(&mut self, rng: &mut R) -> u32 {
-        if self.left == 0 {
-            self.refill(rng);
-        }
-        self.left -= 1;
-        core::mem::take(&mut self.random[self.left])
-    }
-
-    #[inline(never)]
-    fn refill<R: rand_core::Rng + ?Sized>(&mut self, rng: &mut R) {
-        let mut block = [0u8; 4 * RANDOM_WORDS];
-        rng.fill_bytes(&mut block);
-        for (word, bytes) in self.random.iter_mut().zip(block.chunks_exact(4)) {
-            *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-        }
-        self.left = RANDOM_WORDS;
     }
 }
 

@@ -922,9 +922,10 @@ fn ulid_at_the_unix_epoch_with_zero_randomness_does_not_repeat() {
     assert!(b > a, "{a} then {b}");
 }
 
-/// V7Generator draws its random words in blocks: each word serves one UUID
-/// (none repeats within a generator), a clone draws its own (two clones of one
-/// generator must not mint the same next UUID), and `Debug` shows none of them.
+/// Each v7 UUID carries random bits of its own: none repeats within a
+/// generator, and a clone draws its own (two clones of one generator continue
+/// from the same counter and must not mint the same next UUID), so no cache
+/// of random bits may travel with the generator; `Debug` shows none.
 #[test]
 fn v7_random_words_serve_one_uuid_each_and_stay_with_their_generator() {
     let mut rng = TestRng::SplitMix(3);
