@@ -462,6 +462,17 @@ function integerAt(text, start, end) {
   return asInt64[0];
 }
 
+/** `"\u009f<m>"` for the first markers asked for: the usual ones, made once per process (at most 4,096: 160 KB). */
+const commonMarkers = [];
+const COMMON_MARKERS = 4096;
+
+/** @param {number} m */
+function commonMarker(m) {
+  if (m >= COMMON_MARKERS) return `"\u009f${m}"`;
+  while (commonMarkers.length <= m) commonMarkers.push(`"\u009f${commonMarkers.length}"`);
+  return commonMarkers[m];
+}
+
 /**
  * Replaces the given literals by marker strings, parses with JSON.parse and
  * puts the values back.
@@ -491,6 +502,7 @@ function parseRewritten(text, spans, fn, asString) {
     escaped = '"' + '\\u0000'.repeat(nuls);
     prefix = '\0'.repeat(nuls);
   }
+  const common = prefix === '\u009f';
   const count = spans.length / 2;
   const values = new Array(count);
   let rewritten = '';
@@ -499,7 +511,7 @@ function parseRewritten(text, spans, fn, asString) {
     const start = spans[2 * m];
     const end = spans[2 * m + 1];
     values[m] = asString ? text.slice(start, end) : integerAt(text, start, end);
-    rewritten += text.slice(last, start) + escaped + m + '"';
+    rewritten += text.slice(last, start) + (common ? commonMarker(m) : escaped + m + '"');
     last = end;
   }
   rewritten += text.slice(last);
