@@ -48,7 +48,9 @@
 //! assert_eq!(&*v5.to_text(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+// Only the opt-in `expiry` feature's timers and signal handler need unsafe.
+#![cfg_attr(not(feature = "expiry"), forbid(unsafe_code))]
+#![cfg_attr(feature = "expiry", deny(unsafe_code))]
 #![warn(missing_docs)]
 
 #[cfg(any(feature = "std", test))]
@@ -80,6 +82,9 @@ pub use text::IdText;
 
 #[cfg(feature = "std")]
 pub mod binding;
+#[cfg(feature = "expiry")]
+#[allow(unsafe_code)]
+pub mod expiry;
 #[cfg(feature = "std")]
 mod per_thread;
 #[cfg(feature = "std")]
