@@ -11,7 +11,10 @@
 //! clock, per-thread OS randomness that no ID pays an OS call for ([`random`]:
 //! rand's reseeding ChaCha12 `ThreadRng` natively, a pool of the browser's
 //! `crypto.getRandomValues` in wasm) and one-call functions such as
-//! [`new_ulid`].
+//! [`new_ulid`]. The opt-in feature `expiry` (Linux) lets a thread's runs
+//! of [`new_ulid`] and [`new_uuid_v7`] skip the clock read per ID; its
+//! module `expiry` says what it installs (a signal handler, a timer per
+//! thread) and what that costs.
 //!
 //! Every generator is correct under clock faults: IDs from one generator
 //! never repeat and never go back, whatever the clock does.
