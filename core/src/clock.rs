@@ -249,11 +249,28 @@ mod os {
 
     static FOLLOW: super::Follow = super::Follow::new();
 
+    /// When the process first asked for monotonic time.
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+    static START: OnceLock<Instant> = OnceLock::new();
+
     /// Milliseconds of monotonic time since the process first asked.
     #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     fn mono_ms() -> u64 {
-        static START: OnceLock<Instant> = OnceLock::new();
         START.get_or_init(Instant::now).elapsed().as_millis() as u64
+    }
+
+    /// [`MonotonicClock`]'s reading and the ns until its monotonic part
+    /// moves on to the next ms: the reading holds until then (unless the
+    /// wall clock pulls it forward at a check), which is the deadline an
+    /// expiry word gives a run of the one-call functions.
+    #[cfg(all(feature = "expiry", target_os = "linux"))]
+    pub(crate) fn now_ms_and_left_ns() -> (u64, u64) {
+        let elapsed = START.get_or_init(Instant::now).elapsed();
+        let ms = FOLLOW.now_ms(elapsed.as_millis() as u64, wall_ms);
+        (
+            ms,
+            1_000_000 - u64::from(elapsed.subsec_nanos() % 1_000_000),
+        )
     }
 
     /// Milliseconds from `start` to a moment at which `clock` still read a
@@ -325,6 +342,8 @@ mod browser {
     }
 }
 
+#[cfg(all(feature = "expiry", target_os = "linux"))]
+pub(crate) use os::now_ms_and_left_ns;
 #[cfg(feature = "std")]
 pub use os::{Instant, MonotonicClock, SystemClock, fresh_ms};
 

@@ -11,7 +11,10 @@
 //! clock, per-thread OS randomness that no ID pays an OS call for ([`random`]:
 //! rand's reseeding ChaCha12 `ThreadRng` natively, a pool of the browser's
 //! `crypto.getRandomValues` in wasm) and one-call functions such as
-//! [`new_ulid`].
+//! [`new_ulid`]. The opt-in feature `expiry` (Linux) lets a thread's runs
+//! of [`new_ulid`] and [`new_uuid_v7`] skip the clock read per ID; its
+//! module `expiry` says what it installs (a signal handler, a timer per
+//! thread) and what that costs.
 //!
 //! Every generator is correct under clock faults: IDs from one generator
 //! never repeat and never go back, whatever the clock does.
@@ -48,7 +51,9 @@
 //! assert_eq!(&*v5.to_text(), "2ed6657d-e927-568b-95e1-2665a8aea6a2");
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+// Only the opt-in `expiry` feature's timers and signal handler need unsafe.
+#![cfg_attr(not(feature = "expiry"), forbid(unsafe_code))]
+#![cfg_attr(feature = "expiry", deny(unsafe_code))]
 #![warn(missing_docs)]
 
 #[cfg(any(feature = "std", test))]
@@ -80,6 +85,9 @@ pub use text::IdText;
 
 #[cfg(feature = "std")]
 pub mod binding;
+#[cfg(feature = "expiry")]
+#[allow(unsafe_code)]
+pub mod expiry;
 #[cfg(feature = "std")]
 mod per_thread;
 #[cfg(feature = "std")]

@@ -3,8 +3,14 @@
 //! the thread's OS-seeded CSPRNG ([`crate::random`]). IDs from one thread are strictly increasing; across
 //! threads they are unique through their random bits. Each returns an error
 //! only for a clock past the kind's last representable time.
+//!
+//! With the feature `expiry` (Linux), a thread whose run of [`new_ulid`] and
+//! [`new_uuid_v7`] calls reaches [`MIN_RUN`](crate::expiry::MIN_RUN) IDs in
+//! one tick claims an expiry word that the kernel clears when the tick ends;
+//! while it is set, the thread mints at that tick without reading the clock,
+//! which would read the same ms ([`crate::expiry`]).
 
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 use std::string::String;
 use std::thread_local;
 use std::vec::Vec;
@@ -13,47 +19,171 @@ use crate::clock::{Clock, MonotonicClock};
 use crate::error::Error;
 use crate::ksuid::Ksuid;
 use crate::objectid::{ObjectId, ObjectIdGenerator};
-use crate::random::{ThreadRng, thread_rng};
+use crate::random::{EachDraw, ThreadRng, thread_rng};
 use crate::typeid::TypeId;
 use crate::ulid::{Ulid, UlidGenerator};
 use crate::uuid::{self, TimeUuidGenerator, Uuid, V7Generator};
 
+/// A thread's generators and clock readings.
+struct PerThread {
+    /// The ULID generator's state, in a `Cell`: a `RefCell`'s borrow flag,
+    /// written twice per ID, would cost a quarter of a ULID in a run.
+    ulid: Cell<(u128, bool)>,
+    tick: Tick,
+    generators: RefCell<Generators>,
+}
+
 struct Generators {
-    ulid: UlidGenerator,
     v7: V7Generator,
     time: TimeUuidGenerator,
     object_id: ObjectIdGenerator,
+    /// The thread's generator, held: a handle per ID costs a TLS lookup.
+    rng: ThreadRng,
 }
 
 thread_local! {
-    static GENERATORS: RefCell<Generators> = RefCell::new({
+    static THREAD: PerThread = {
         let mut rng = thread_rng();
-        Generators {
-            ulid: UlidGenerator::new(),
-            v7: V7Generator::new(),
-            time: TimeUuidGenerator::new(&mut rng),
-            object_id: ObjectIdGenerator::new(&mut rng),
+        PerThread {
+            ulid: Cell::new(UlidGenerator::new().state()),
+            tick: Tick::new(),
+            generators: RefCell::new(Generators {
+                v7: V7Generator::new(),
+                time: TimeUuidGenerator::new(&mut rng),
+                object_id: ObjectIdGenerator::new(&mut rng),
+                rng,
+            }),
         }
-    });
+    };
+}
+
+impl PerThread {
+    /// The thread's next ULID at `now`.
+    #[inline]
+    fn ulid<R: rand_core::Rng + ?Sized>(&self, now: u64, rng: &mut R) -> Result<Ulid, Error> {
+        let mut g = UlidGenerator::from_state(self.ulid.get());
+        let id = g.generate(now, rng);
+        self.ulid.set(g.state());
+        id
+    }
+}
+
+/// The thread's clock readings.
+struct Tick {
+    /// The last reading (ms).
+    #[cfg(all(feature = "expiry", target_os = "linux"))]
+    ms: Cell<u64>,
+    /// One-call IDs minted at `ms`.
+    #[cfg(all(feature = "expiry", target_os = "linux"))]
+    run: Cell<u32>,
+    /// Set while the clock still reads `ms` (a slot taken at the thread's first run).
+    #[cfg(all(feature = "expiry", target_os = "linux"))]
+    word: crate::expiry::Word,
+    /// Clock reads so far ([`thread_clock_reads`]).
+    #[cfg(feature = "expiry")]
+    reads: Cell<u64>,
+}
+
+impl Tick {
+    const fn new() -> Tick {
+        Tick {
+            #[cfg(all(feature = "expiry", target_os = "linux"))]
+            ms: Cell::new(0),
+            #[cfg(all(feature = "expiry", target_os = "linux"))]
+            run: Cell::new(0),
+            #[cfg(all(feature = "expiry", target_os = "linux"))]
+            word: crate::expiry::Word::new(),
+            #[cfg(feature = "expiry")]
+            reads: Cell::new(0),
+        }
+    }
+
+    /// The clock's reading for one ID (`one`) or a batch.
+    #[inline]
+    fn now(&self, one: bool) -> u64 {
+        #[cfg(all(feature = "expiry", target_os = "linux"))]
+        if self.word.is_set() {
+            return self.ms.get();
+        }
+        self.read(one)
+    }
+
+    #[cfg(not(all(feature = "expiry", target_os = "linux")))]
+    #[inline]
+    fn read(&self, _one: bool) -> u64 {
+        #[cfg(feature = "expiry")]
+        self.reads.set(self.reads.get() + 1);
+        MonotonicClock.now_ms()
+    }
+
+    /// Reads the clock; the run's [`MIN_RUN`](crate::expiry::MIN_RUN)th
+    /// one-call ID in a tick claims the word for the rest of the tick. Out
+    /// of line: the path with a word set then needs no stack frame.
+    #[cfg(all(feature = "expiry", target_os = "linux"))]
+    #[inline(never)]
+    fn read(&self, one: bool) -> u64 {
+        self.reads.set(self.reads.get() + 1);
+        let now = MonotonicClock.now_ms();
+        if now != self.ms.get() {
+            self.ms.set(now);
+            self.run.set(0);
+        }
+        if one {
+            self.run.set(self.run.get() + 1);
+            if self.run.get() == crate::expiry::MIN_RUN {
+                self.claim();
+            }
+        }
+        now
+    }
+
+    /// Sets the word until the tick of `ms` ends, if the clock still reads it.
+    #[cfg(all(feature = "expiry", target_os = "linux"))]
+    #[cold]
+    fn claim(&self) {
+        if !self.word.take() {
+            return;
+        }
+        // Read before the clock, so the deadline is never later than the tick's end.
+        let start = crate::expiry::now_ns();
+        let (ms, left) = crate::clock::now_ms_and_left_ns();
+        if ms == self.ms.get() {
+            self.word.set(start, left);
+        }
+    }
+}
+
+/// Clock reads by this thread's one-call functions so far (feature
+/// `expiry`): for tests that runs really skip the clock where they have words.
+#[cfg(feature = "expiry")]
+pub fn thread_clock_reads() -> u64 {
+    THREAD.with(|t| t.tick.reads.get())
 }
 
 /// Fails only on a clock past the kind's last representable time: year
 /// 10889 for ULID and v7, 5236 for v1/v6, 2106 for ObjectId and KSUID.
-fn with<T>(f: impl FnOnce(&mut Generators, u64) -> Result<T, Error>) -> Result<T, Error> {
-    let now = MonotonicClock.now_ms();
-    GENERATORS.with_borrow_mut(|g| f(g, now))
+#[inline]
+fn with<T>(
+    one: bool,
+    f: impl FnOnce(&PerThread, &mut Generators, u64) -> Result<T, Error>,
+) -> Result<T, Error> {
+    THREAD.with(|t| {
+        let now = t.tick.now(one);
+        f(t, &mut t.generators.borrow_mut(), now)
+    })
 }
 
 /// A monotonic ULID.
 #[inline]
 pub fn new_ulid() -> Result<Ulid, Error> {
-    with(|g, now| g.ulid.generate(now, &mut thread_rng()))
+    // Within a run a ULID draws nothing: the thread's generator is looked up only to draw.
+    THREAD.with(|t| t.ulid(t.tick.now(true), &mut EachDraw))
 }
 
 /// A monotonic UUIDv7 (RFC 9562 §6.2 Method 1).
 #[inline]
 pub fn new_uuid_v7() -> Result<Uuid, Error> {
-    with(|g, now| g.v7.generate(now, &mut thread_rng()))
+    with(true, |_, g, now| g.v7.generate(now, &mut g.rng))
 }
 
 /// Mints `count` IDs at one clock reading with `generate`, handing each to
@@ -61,13 +191,13 @@ pub fn new_uuid_v7() -> Result<Uuid, Error> {
 /// to `performance.now()`).
 fn batch<T>(
     count: usize,
-    generate: impl Fn(&mut Generators, u64, &mut ThreadRng) -> Result<T, Error>,
+    generate: impl Fn(&PerThread, &mut Generators, u64, &mut ThreadRng) -> Result<T, Error>,
     mut each: impl FnMut(T),
 ) -> Result<(), Error> {
-    with(|g, now| {
-        let rng = &mut thread_rng();
+    with(false, |t, g, now| {
+        let mut rng = g.rng.clone();
         for _ in 0..count {
-            each(generate(g, now, rng)?);
+            each(generate(t, g, now, &mut rng)?);
         }
         Ok(())
     })
@@ -78,7 +208,7 @@ pub fn new_ulids(out: &mut [Ulid]) -> Result<(), Error> {
     let mut slots = out.iter_mut();
     batch(
         slots.len(),
-        |g, now, rng| g.ulid.generate(now, rng),
+        |t, _, now, rng| t.ulid(now, rng),
         |id| {
             if let Some(slot) = slots.next() {
                 *slot = id;
@@ -92,7 +222,7 @@ pub fn new_uuid_v7s(out: &mut [Uuid]) -> Result<(), Error> {
     let mut slots = out.iter_mut();
     batch(
         slots.len(),
-        |g, now, rng| g.v7.generate(now, rng),
+        |_, g, now, rng| g.v7.generate(now, rng),
         |id| {
             if let Some(slot) = slots.next() {
                 *slot = id;
@@ -190,7 +320,7 @@ pub fn mint_text_bytes(
             let (mut prev, mut last) = (0, [0; 26]);
             batch(
                 count,
-                |g, now, rng| g.ulid.generate(now, rng),
+                |t, _, now, rng| t.ulid(now, rng),
                 |id| {
                     first_ms.get_or_insert(id.timestamp_ms());
                     // (`prev` starts at 0, more than 31 away from any ULID minted now.)
@@ -211,7 +341,7 @@ pub fn mint_text_bytes(
             let (mut prev, mut last) = (0, [0; 36]);
             batch(
                 count,
-                |g, now, rng| g.v7.generate(now, rng),
+                |_, g, now, rng| g.v7.generate(now, rng),
                 |id| {
                     first_ms.get_or_insert((id.0 >> 80) as u64);
                     // (`prev` starts at 0, which no v7's high half is.)
@@ -293,22 +423,22 @@ pub fn new_uuid_v4() -> Uuid {
 
 /// A time-based UUIDv1 with a random node.
 pub fn new_uuid_v1() -> Result<Uuid, Error> {
-    with(|g, now| g.time.v1(now))
+    with(false, |_, g, now| g.time.v1(now))
 }
 
 /// A time-based UUIDv6 with a random node.
 pub fn new_uuid_v6() -> Result<Uuid, Error> {
-    with(|g, now| g.time.v6(now))
+    with(false, |_, g, now| g.time.v6(now))
 }
 
 /// A KSUID with a random payload.
 pub fn new_ksuid() -> Result<Ksuid, Error> {
-    with(|_, now| Ksuid::generate(now, &mut thread_rng()))
+    with(false, |_, g, now| Ksuid::generate(now, &mut g.rng))
 }
 
 /// A MongoDB ObjectId.
 pub fn new_object_id() -> Result<ObjectId, Error> {
-    with(|g, now| g.object_id.generate(now))
+    with(false, |_, g, now| g.object_id.generate(now))
 }
 
 /// A TypeID with a monotonic UUIDv7; fails on an invalid prefix.

@@ -123,6 +123,30 @@ pub(crate) fn thread_rng() -> ThreadRng {
     rand::rng()
 }
 
+/// The calling thread's generator, looked up at each draw: for a caller
+/// that mostly draws nothing (a ULID within a run), which a held handle
+/// would cost a lookup per call.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct EachDraw;
+
+impl TryRng for EachDraw {
+    type Error = Infallible;
+
+    fn try_next_u32(&mut self) -> Result<u32, Infallible> {
+        thread_rng().try_next_u32()
+    }
+
+    fn try_next_u64(&mut self) -> Result<u64, Infallible> {
+        thread_rng().try_next_u64()
+    }
+
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
+        thread_rng().try_fill_bytes(dst)
+    }
+}
+
+impl TryCryptoRng for EachDraw {}
+
 /// A handle to the calling thread's generator.
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 #[inline]

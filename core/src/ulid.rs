@@ -99,10 +99,43 @@ impl UlidGenerator {
         }
     }
 
+    /// Its state, for a thread's generator kept in a `Cell` (per_thread.rs:
+    /// a borrow flag written per ID costs a quarter of a ULID).
+    #[cfg(feature = "std")]
+    pub(crate) const fn state(&self) -> (u128, bool) {
+        (self.last, self.started)
+    }
+
+    /// The generator whose [`state`](Self::state) that was.
+    #[cfg(feature = "std")]
+    pub(crate) const fn from_state((last, started): (u128, bool)) -> Self {
+        UlidGenerator { last, started }
+    }
+
     /// The next ULID at `now_ms`: greater than every ULID this generator
     /// returned before.
     #[inline]
     pub fn generate<R: rand_core::Rng + ?Sized>(
+        &mut self,
+        now_ms: u64,
+        rng: &mut R,
+    ) -> Result<Ulid, Error> {
+        // Within the last ULID's ms (so within MAX_MS): the increment, all
+        // a run does, first.
+        if self.started
+            && now_ms <= (self.last >> RANDOM_BITS) as u64
+            && self.last & RANDOM_MASK != RANDOM_MASK
+        {
+            self.last += 1;
+            return Ok(Ulid(self.last));
+        }
+        self.generate_new(now_ms, rng)
+    }
+
+    /// [`generate`](Self::generate) past the increment: a new ms, the
+    /// first ULID, a used-up random part, or a time past MAX_MS.
+    #[inline]
+    fn generate_new<R: rand_core::Rng + ?Sized>(
         &mut self,
         now_ms: u64,
         rng: &mut R,

@@ -17,6 +17,11 @@ cargo clippy --workspace --all-targets -- -D warnings
 say "cargo test -p snowmint (release)"
 cargo test --release -p snowmint
 
+# The opt-in expiry words (signal handler, per-thread timers): every test
+# again, as new_ulid()/new_uuid_v7() then run, and tests/expiry.rs.
+say "cargo test -p snowmint --features expiry (release)"
+cargo test --release -p snowmint --features expiry
+
 say "no_std build (x86_64-unknown-none), with the block sequences"
 # That target has no SSE, which sha1's x86 SHA-NI backend needs: RustCrypto's
 # cfg selects its portable backend (what any bare-metal x86 user sets too).
@@ -24,6 +29,7 @@ RUSTFLAGS='--cfg sha1_backend="soft"' cargo build -p snowmint --no-default-featu
 
 say "cargo doc -D warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc -p snowmint --no-deps
+RUSTDOCFLAGS="-D warnings" cargo doc -p snowmint --no-deps --features expiry
 
 say "fuzz targets compile (clippy -D warnings)"
 cargo clippy --manifest-path fuzz/Cargo.toml --bins -- -D warnings
