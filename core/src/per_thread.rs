@@ -195,7 +195,9 @@ fn batch<T>(
     mut each: impl FnMut(T),
 ) -> Result<(), Error> {
     with(false, |t, g, now| {
-        let mut rng = g.rng.clone();
+        // A handle of its own: `generate` borrows `g` (a clone of `g.rng` is a
+        // copy in a browser, where clippy refuses the clone).
+        let mut rng = thread_rng();
         for _ in 0..count {
             each(generate(t, g, now, &mut rng)?);
         }
