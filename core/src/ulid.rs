@@ -147,10 +147,9 @@ impl UlidGenerator {
             });
         }
         let last_ms = (self.last >> RANDOM_BITS) as u64;
+        // Otherwise the random part is used up (generate() did the increment).
         let next = if now_ms > last_ms || !self.started {
             Ulid::from_parts(now_ms, random80(rng)).0
-        } else if self.last & RANDOM_MASK != RANDOM_MASK {
-            self.last + 1
         } else if last_ms < MAX_MS {
             Ulid::from_parts(last_ms + 1, random80(rng)).0
         } else {
