@@ -3,7 +3,7 @@
 // what only ZooKeeper has: a session that expires under its holder.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zookeeper from 'node-zookeeper-client';
@@ -33,13 +33,63 @@ function clients(url) {
 }
 
 /**
- * Ends `client`'s session from outside, as an operator (or an expiry) would:
- * its ephemeral znodes are deleted at once. A raw connection attaches to the
- * session (a ConnectRequest with its id and password) and closes it in the
- * same write, before the client, whose connection the server drops, can
- * take the session back; retried until the client hears that it expired.
+ * A TCP relay to the server at `url` for the clients whose session a test
+ * ends: `cut()` drops their connections and refuses new ones, `mend()` lets
+ * them reconnect. `close()` stops it.
  */
-async function killSession(url, client) {
+async function relay(url) {
+  const [host, port] = url.split(':');
+  const open = new Set();
+  let cut = false;
+  const listener = createServer((client) => {
+    if (cut) return client.destroy();
+    const upstream = connect(Number(port), host);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ]) {
+      open.add(from);
+      from.pipe(to);
+      from.on('error', () => {});
+      from.on('close', () => {
+        open.delete(from);
+        to.destroy();
+      });
+    }
+  });
+  listener.listen(0, '127.0.0.1');
+  await once(listener, 'listening');
+  const drop = () => {
+    for (const socket of open) socket.destroy();
+  };
+  return {
+    url: `127.0.0.1:${listener.address().port}`,
+    cut() {
+      cut = true;
+      drop();
+    },
+    mend() {
+      cut = false;
+    },
+    close() {
+      listener.close();
+      drop();
+    },
+  };
+}
+
+/**
+ * Ends `client`'s session from outside, as an operator (or an expiry) would:
+ * its ephemeral znodes are deleted at once. The client reaches the server
+ * through `through` (a relay), which is cut first: otherwise the client,
+ * whose connection the server drops when another attaches to its session,
+ * reconnects within a millisecond and takes the session back before the
+ * close (seen in about one attempt in two). A raw connection then attaches
+ * to the session (a ConnectRequest with its id and password) and closes it,
+ * until the server answers the close; the relay is mended, and the client
+ * must hear that its session expired when it reconnects.
+ */
+async function killSession(url, client, through) {
   const [host, port] = url.split(':');
   const attach = Buffer.alloc(4 + 4 + 8 + 4 + 8 + 4 + 16 + 1);
   attach.writeInt32BE(attach.length - 4, 0); // length; protocol version 0, last zxid seen 0
@@ -51,21 +101,29 @@ async function killSession(url, client) {
   close.writeInt32BE(8, 0); // length; xid 1, type closeSession (-11)
   close.writeInt32BE(1, 4);
   close.writeInt32BE(-11, 8);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const expired = once(client, 'expired').then(() => true);
+  const expired = once(client, 'expired');
+  through.cut();
+  let closed = false;
+  for (let attempt = 0; attempt < 5 && !closed; attempt++) {
+    const chunks = [];
     const socket = connect(Number(port), host, () => socket.write(Buffer.concat([attach, close])));
+    socket.on('data', (d) => chunks.push(d));
     socket.on('error', () => {});
-    const ended = await Promise.race([expired, sleep(3000).then(() => false)]);
-    socket.destroy();
-    if (ended) return;
+    await within(once(socket, 'close'), 10_000, 'the server kept a connection that closed its session open');
+    // The ConnectResponse (4 + 37 bytes), then the close's reply: length, xid 1, zxid, error 0.
+    const got = Buffer.concat(chunks);
+    closed = got.length >= 61 && got.readInt32BE(45) === 1 && got.readInt32BE(57) === 0;
   }
-  throw new Error('could not end the session');
+  through.mend();
+  if (!closed) throw new Error('the server did not answer a closeSession in 5 attempts');
+  await within(expired, 10_000, 'the client did not hear that its session ended');
 }
 
 test('zookeeper: a session that expires under a minting holder: a successor claims its worker ID at once but mints only above its bound; the old holder stops, re-acquires on a new session once free; 0 duplicates', async (t) => {
   const { url } = server();
   const opts = { ...timing, path: '/expiry', workerIds: { min: 2, max: 2 } };
-  const old = clients(url);
+  const through = await relay(url);
+  const old = clients(through.url);
   const a = await zookeeperLease(old.make, opts);
   const sa = new Snowflake({ lease: a });
   const before = [];
@@ -85,7 +143,7 @@ test('zookeeper: a session that expires under a minting holder: a successor clai
     await sleep(timing.renewMs * 1.5); // renewed at least once
     const lost = once(a, 'lost');
     const expiredAt = performance.now();
-    await killSession(url, old.made[0]);
+    await killSession(url, old.made[0], through);
     // The worker znode is gone: a successor gets worker ID 2 now, but starts only after a's bound.
     const b = await zookeeperLease(clients(url).make, opts);
     const waited = performance.now() - expiredAt;
@@ -111,24 +169,27 @@ test('zookeeper: a session that expires under a minting holder: a successor clai
     running = false;
     await loop;
     await a.release();
+    through.close();
   }
 });
 
 test('zookeeper: a lease on a client (not a factory) ends with its session: re-acquiring fails with a message that says what to do', async () => {
   const { url } = server();
-  const c = zookeeper.createClient(url, { sessionTimeout: timing.ttlMs, spinDelay: 100 });
+  const through = await relay(url);
+  const c = zookeeper.createClient(through.url, { sessionTimeout: timing.ttlMs, spinDelay: 100 });
   const connected = once(c, 'connected');
   c.connect();
   await connected;
   try {
     const lease = await zookeeperLease(c, { ...timing, path: '/own-client' });
     assert.equal(lease.kind, 'zookeeper');
-    await killSession(url, c);
+    await killSession(url, c, through);
     await within(once(lease, 'lost'), timing.ttlMs * 2, 'the lease did not notice that its session ended');
     await until(() => /give zookeeperLease\(\) a function that creates a client/.test(String(expiredMessage(lease))), timing.renewMs * 3, 'no hint');
     await lease.release();
   } finally {
     c.close();
+    through.close();
   }
   assert.throws(() => zookeeperLease({}), { name: 'ConfigError', code: 'ERR_INVALID_OPTION' });
   assert.throws(() => zookeeperLease(c, { path: 'relative' }), { name: 'ConfigError', code: 'ERR_INVALID_OPTION' });
