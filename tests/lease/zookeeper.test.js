@@ -33,12 +33,12 @@ function clients(url) {
 }
 
 /**
- * A TCP relay to the server at `url` for the clients whose session a test
- * ends: `cut()` drops their connections and refuses new ones, `mend()` lets
- * them reconnect. `close()` stops it.
+ * A TCP relay to the server at `upstream` for the clients whose session a
+ * test ends: `cut()` drops their connections and refuses new ones, `mend()`
+ * lets them reconnect. `close()` stops it.
  */
-async function relay(url) {
-  const [host, port] = url.split(':');
+async function relay(upstream) {
+  const [host, port] = upstream.split(':');
   const open = new Set();
   let cut = false;
   const listener = createServer((client) => {
@@ -64,6 +64,7 @@ async function relay(url) {
   };
   return {
     url: `127.0.0.1:${listener.address().port}`,
+    upstream,
     cut() {
       cut = true;
       drop();
@@ -84,13 +85,14 @@ async function relay(url) {
  * through `through` (a relay), which is cut first: otherwise the client,
  * whose connection the server drops when another attaches to its session,
  * reconnects within a millisecond and takes the session back before the
- * close (seen in about one attempt in two). A raw connection then attaches
- * to the session (a ConnectRequest with its id and password) and closes it,
- * until the server answers the close; the relay is mended, and the client
- * must hear that its session expired when it reconnects.
+ * close (seen in about one attempt in two). A raw connection to the server
+ * itself then attaches to the session (a ConnectRequest with its id and
+ * password) and closes it, until the server answers the close; the relay is
+ * mended, and the client must hear that its session expired when it
+ * reconnects.
  */
-async function killSession(url, client, through) {
-  const [host, port] = url.split(':');
+async function killSession(client, through) {
+  const [host, port] = through.upstream.split(':');
   const attach = Buffer.alloc(4 + 4 + 8 + 4 + 8 + 4 + 16 + 1);
   attach.writeInt32BE(attach.length - 4, 0); // length; protocol version 0, last zxid seen 0
   attach.writeInt32BE(timing.ttlMs, 16);
@@ -143,7 +145,7 @@ test('zookeeper: a session that expires under a minting holder: a successor clai
     await sleep(timing.renewMs * 1.5); // renewed at least once
     const lost = once(a, 'lost');
     const expiredAt = performance.now();
-    await killSession(url, old.made[0], through);
+    await killSession(old.made[0], through);
     // The worker znode is gone: a successor gets worker ID 2 now, but starts only after a's bound.
     const b = await zookeeperLease(clients(url).make, opts);
     const waited = performance.now() - expiredAt;
@@ -183,7 +185,7 @@ test('zookeeper: a lease on a client (not a factory) ends with its session: re-a
   try {
     const lease = await zookeeperLease(c, { ...timing, path: '/own-client' });
     assert.equal(lease.kind, 'zookeeper');
-    await killSession(url, c, through);
+    await killSession(c, through);
     await within(once(lease, 'lost'), timing.ttlMs * 2, 'the lease did not notice that its session ended');
     await until(() => /give zookeeperLease\(\) a function that creates a client/.test(String(expiredMessage(lease))), timing.renewMs * 3, 'no hint');
     await lease.release();
