@@ -99,14 +99,25 @@ export function createApi(backend, host = {}) {
   /** Reads a Snowflake of `layout` in JavaScript (api/decode.js). */
   const snowflakeDecoder = (layout, preset) => decodeSnowflake(backend, layout, preset);
 
+  // Decoders of the presets decode() was asked for, and the last one: callers
+  // name the same preset again and again, and a string compare costs a
+  // fraction of a Map look-up. The look-up is apart (newPresetDecoder) so
+  // that this stays small enough for V8 to inline decode() whole.
   const presetDecoders = new Map();
+  let lastPreset = null;
+  let lastPresetDecoder = null;
   function presetDecoder(name) {
+    return name === lastPreset ? lastPresetDecoder : newPresetDecoder(name);
+  }
+  function newPresetDecoder(name) {
     let d = presetDecoders.get(name);
     if (!d) {
-      const { layout } = toSpec({ preset: name });
+      const { layout } = toSpec({ preset: oneOf('preset', name, presets) });
       d = snowflakeDecoder(layout, name);
       presetDecoders.set(name, d);
     }
+    lastPreset = name;
+    lastPresetDecoder = d;
     return d;
   }
 
@@ -254,25 +265,22 @@ export function createApi(backend, host = {}) {
    * key is reported by checkOptions() itself, in the same words.
    */
   function checkDecodeOptions(options) {
-    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-      return checkOptions('decode() options', options, DECODE_OPTIONS);
-    }
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) return rejectDecodeOptions(options);
     for (const key in options) {
-      if (key !== 'preset' && key !== 'kind' && key !== 'layout' && Object.hasOwn(options, key)) {
-        return checkOptions('decode() options', options, DECODE_OPTIONS);
-      }
+      if (key !== 'preset' && key !== 'kind' && key !== 'layout' && Object.hasOwn(options, key)) return rejectDecodeOptions(options);
     }
   }
+  const rejectDecodeOptions = (options) => checkOptions('decode() options', options, DECODE_OPTIONS);
 
   /**
    * The Snowflake decoder decode()'s options name, read when a Snowflake is
-   * decoded (only then, as before); a preset decoded before is one Map look-up.
+   * decoded (only then, as before).
    */
   function decoderFor(o) {
     const layout = o?.layout;
     if (layout !== undefined) return snowflakeDecoder(toSpec({ layout }).layout);
     const preset = o?.preset;
-    if (preset !== undefined) return presetDecoders.get(preset) ?? presetDecoder(oneOf('preset', preset, presets));
+    if (preset !== undefined) return presetDecoder(preset);
     return def ? def.decode : presetDecoder(presets[0]);
   }
 

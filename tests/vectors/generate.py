@@ -393,6 +393,10 @@ def snowflakes():
     discord_id = 175928847299117063
     assert (discord_id >> 22) + 1420070400000 == 1462015105796
     custom = (42, 8, 13, 1, 1700000000000, "worker_then_sequence", None)
+    # Worker and sequence fill the low 32 bits exactly: no time bits there.
+    custom_32 = (31, 16, 16, 1, 1700000000000, "worker_then_sequence", None)
+    # Worker and sequence past the low 32 bits, sequence first.
+    custom_wide = (20, 20, 23, 5, 1600000000000, "sequence_then_worker", None)
     # The Status example of Mastodon's API docs: created_at 2019-12-08T03:48:33.901Z,
     # which Rails sets 52 ms after the time PostgreSQL's timestamp_id() put in the ID
     # (so it is no `documented` time in this file's sense: the ID is not after it).
@@ -465,6 +469,22 @@ def snowflakes():
             compose(custom, 123_456_789, 200, 8000),
             "snowmint custom layout",
             layout=custom,
+        ),
+        snowflake_entry(
+            "custom-layout-31-16-16",
+            None,
+            compose(custom_32, (1 << 31) - 5, 0xBEEF, 0xCAFE),
+            "snowmint custom layout",
+            expect={"tick": (1 << 31) - 5, "worker_id": 0xBEEF, "sequence": 0xCAFE},
+            layout=custom_32,
+        ),
+        snowflake_entry(
+            "custom-layout-20-20-23-sequence-first",
+            None,
+            compose(custom_wide, 0xABCDE, 0xF1234, 0x7A5A5A),
+            "snowmint custom layout",
+            expect={"tick": 0xABCDE, "worker_id": 0xF1234, "sequence": 0x7A5A5A},
+            layout=custom_wide,
         ),
     ]
 

@@ -43,62 +43,82 @@ function partsMaker(high, low) {
 }
 
 /**
+ * The record maker of a decoder: (id, ms, workerId, sequence) -> record,
+ * with `preset` and the worker field's `parts` where the preset has them.
+ * Apart from the field reading so that each closure stays small enough for
+ * V8 to inline decode() whole into its caller.
+ */
+function recordMaker(preset, split) {
+  if (preset === undefined) return (id, ms, w, s) => new SnowflakeRecord(id, ms, w, s);
+  if (!split) {
+    return (id, ms, w, s) => {
+      const rec = new SnowflakeRecord(id, ms, w, s);
+      rec.preset = preset;
+      return rec;
+    };
+  }
+  // Split presets have worker fields of a few bits: uint32 shifts and masks.
+  const parts = partsMaker(split.high, split.low);
+  const lowBits = split.lowBits;
+  const lowMask = 2 ** lowBits - 1;
+  return (id, ms, w, s) => {
+    const rec = new SnowflakeRecord(id, ms, w, s);
+    rec.preset = preset;
+    rec.parts = parts(w >>> lowBits, w & lowMask);
+    return rec;
+  };
+}
+
+/**
  * Reads a Snowflake's fields in JavaScript (proven equal to the core by the
- * shared vectors). The two 32-bit halves come from a typed-array view: one
- * store instead of two BigInt operations, each of which allocates.
+ * shared vectors). Where worker and sequence fit in the low 32 bits (every
+ * preset), the two 32-bit halves come from a typed-array view: one store
+ * instead of BigInt shifts, each of which allocates.
  */
 export function snowflakeDecoder(backend, layout, preset) {
-  const sb = BigInt(layout.sequenceBits);
-  const wb = BigInt(layout.workerBits);
-  const wMask = (1n << wb) - 1n;
-  const sMask = (1n << sb) - 1n;
+  const { workerBits, sequenceBits, unitMs, epoch } = layout;
   const seqFirst = layout.order === 'sequence-worker';
-  const [wShift, sShift] = seqFirst ? [0n, wb] : [sb, 0n];
-  const num = (v, bits) => (bits <= 53n ? Number(v) : v);
-  const { split, unitMs, epoch } = layout;
-  const parts = split && partsMaker(split.high, split.low);
-  const lowDiv = split ? 2 ** split.lowBits : 1;
-  const ws = layout.workerBits + layout.sequenceBits;
+  const record = recordMaker(preset, layout.split);
+  const ws = workerBits + sequenceBits;
   // 63 bits, or 64 for the layouts that use them all (Discord, Mastodon).
   const bits = layout.timeBits + ws;
   const maxId = (1n << BigInt(bits)) - 1n;
-  // Worker and sequence in the low 32 bits: one typed-array store, then
-  // 32-bit shifts and masks. No division or % on numbers: V8 sometimes
-  // compiles this closure on its own, where it cannot fold the captured
-  // divisors into shifts, and a % is then a call to fmod (2x slower).
-  const low32 = ws <= 32;
+  // The core's parser names the problem (sign, size) in its own words.
+  const outOfRange = (id) => call(() => backend.snowflakeCheck(String(id), bits));
+  if (ws > 32) return wideDecoder(layout, maxId, outOfRange, record);
+  // No division or % on numbers: V8 sometimes compiles this closure on its
+  // own, where it cannot fold the captured divisors into shifts, and a % is
+  // then a call to fmod (2x slower).
   const hiMul = 2 ** (32 - ws);
-  const tickShift = ws; // 32 (lo holds no time bits) is special-cased: x >>> 32 is x.
-  const wShiftN = seqFirst ? 0 : layout.sequenceBits;
-  const sShiftN = seqFirst ? layout.workerBits : 0;
+  const loTime = ws < 32; // x >>> 32 is x, not 0: a 32-bit lo holds no time bits
+  const wShift = seqFirst ? 0 : sequenceBits;
+  const sShift = seqFirst ? workerBits : 0;
   // Masks as int32 (a 32-bit field's is -1); >>> 0 turns the result back into a uint32.
-  const wMaskN = (2 ** layout.workerBits - 1) | 0;
-  const sMaskN = (2 ** layout.sequenceBits - 1) | 0;
+  const wMask = (2 ** workerBits - 1) | 0;
+  const sMask = (2 ** sequenceBits - 1) | 0;
   return (id) => {
-    if (id < 0n || id > maxId) {
-      // The core's parser names the problem (sign, size) in its own words.
-      call(() => backend.snowflakeCheck(String(id), bits));
-    }
-    let tick, workerId, sequence;
-    if (low32) {
-      SPLIT64[0] = id;
-      const hi = SPLIT32[HI];
-      const lo = SPLIT32[LO];
-      tick = hi * hiMul + (tickShift === 32 ? 0 : lo >>> tickShift);
-      workerId = ((lo >>> wShiftN) & wMaskN) >>> 0;
-      sequence = ((lo >>> sShiftN) & sMaskN) >>> 0;
-    } else {
-      tick = Number(id >> (wb + sb));
-      workerId = num((id >> wShift) & wMask, wb);
-      sequence = num((id >> sShift) & sMask, sb);
-    }
-    const rec = new SnowflakeRecord(id, tick * unitMs + epoch, workerId, sequence);
-    if (preset) rec.preset = preset;
-    if (parts) {
-      const high = Math.floor(workerId / lowDiv);
-      rec.parts = parts(high, workerId - high * lowDiv);
-    }
-    return rec;
+    if (id < 0n || id > maxId) outOfRange(id);
+    SPLIT64[0] = id;
+    const hi = SPLIT32[HI];
+    const lo = SPLIT32[LO];
+    const tick = hi * hiMul + (loTime ? lo >>> ws : 0);
+    return record(id, tick * unitMs + epoch, ((lo >>> wShift) & wMask) >>> 0, ((lo >>> sShift) & sMask) >>> 0);
+  };
+}
+
+/** Custom layouts whose worker and sequence take more than 32 bits: BigInt shifts and masks. */
+function wideDecoder(layout, maxId, outOfRange, record) {
+  const wb = BigInt(layout.workerBits);
+  const sb = BigInt(layout.sequenceBits);
+  const [wShift, sShift] = layout.order === 'sequence-worker' ? [0n, wb] : [sb, 0n];
+  const wMask = (1n << wb) - 1n;
+  const sMask = (1n << sb) - 1n;
+  const num = (v, bits) => (bits <= 53n ? Number(v) : v);
+  const { unitMs, epoch } = layout;
+  return (id) => {
+    if (id < 0n || id > maxId) outOfRange(id);
+    const tick = Number(id >> (wb + sb));
+    return record(id, tick * unitMs + epoch, num((id >> wShift) & wMask, wb), num((id >> sShift) & sMask, sb));
   };
 }
 
