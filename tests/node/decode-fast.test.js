@@ -63,3 +63,17 @@ test('{ preset } from the cache: same record and same errors as the full checks'
   throwsCode(assert, () => sm.decode(1n << 63n, { preset: 'twitter' }), sm.InvalidIdError, 'ERR_PARSE', /maximum 9223372036854775807/);
   throwsCode(assert, () => sm.decode(-1n, { preset: 'twitter' }), sm.InvalidIdError, 'ERR_PARSE');
 });
+
+test('a record has the parts of its layout, whichever decoder reads it', () => {
+  const id = 1541815603606036480n;
+  const parts = { datacenter: 11, worker: 26 };
+  // The preset's decoder (no default generator yet), then the default generator's own.
+  assert.deepEqual(sm.decode(id).parts, parts);
+  sm.configure({ workerId: 1 });
+  sm.nextId();
+  const rec = sm.decode(id);
+  assert.deepEqual([rec.workerId, rec.parts], [378, parts]);
+  assert.deepEqual(new sm.Snowflake({ workerId: 2 }).decode(id).parts, parts);
+  assert.deepEqual(sm.decode(id, { preset: 'discord' }).parts, { worker: 11, process: 26 });
+  assert.equal(new sm.Snowflake({ layout: { timeBits: 41, workerBits: 10, sequenceBits: 12 }, workerId: 2 }).decode(id).parts, undefined);
+});

@@ -44,27 +44,20 @@ function partsMaker(high, low) {
 
 /**
  * The record maker of a decoder: (id, ms, workerId, sequence) -> record,
- * with `preset` and the worker field's `parts` where the preset has them.
- * Apart from the field reading so that each closure stays small enough for
- * V8 to inline decode() whole into its caller.
+ * with `preset` where the decoder was asked for one and the worker field's
+ * `parts` where the layout splits it. Apart from the field reading so that
+ * each closure stays small enough for V8 to inline decode() whole.
  */
 function recordMaker(preset, split) {
-  if (preset === undefined) return (id, ms, w, s) => new SnowflakeRecord(id, ms, w, s);
-  if (!split) {
-    return (id, ms, w, s) => {
-      const rec = new SnowflakeRecord(id, ms, w, s);
-      rec.preset = preset;
-      return rec;
-    };
-  }
-  // Split presets have worker fields of a few bits: uint32 shifts and masks.
-  const parts = partsMaker(split.high, split.low);
-  const lowBits = split.lowBits;
+  if (preset === undefined && !split) return (id, ms, w, s) => new SnowflakeRecord(id, ms, w, s);
+  // Split layouts have worker fields of a few bits: uint32 shifts and masks.
+  const parts = split ? partsMaker(split.high, split.low) : null;
+  const lowBits = split ? split.lowBits : 0;
   const lowMask = 2 ** lowBits - 1;
   return (id, ms, w, s) => {
     const rec = new SnowflakeRecord(id, ms, w, s);
-    rec.preset = preset;
-    rec.parts = parts(w >>> lowBits, w & lowMask);
+    if (preset !== undefined) rec.preset = preset;
+    if (parts !== null) rec.parts = parts(w >>> lowBits, w & lowMask);
     return rec;
   };
 }
