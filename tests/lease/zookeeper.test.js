@@ -43,10 +43,10 @@ async function relay(upstream) {
   let cut = false;
   const listener = createServer((client) => {
     if (cut) return client.destroy();
-    const upstream = connect(Number(port), host);
+    const server = connect(Number(port), host);
     for (const [from, to] of [
-      [client, upstream],
-      [upstream, client],
+      [client, server],
+      [server, client],
     ]) {
       open.add(from);
       from.pipe(to);
