@@ -176,9 +176,9 @@ pub fn validate(data: &[u8]) {
 
 /// A lease's lock file (snowmint-lease): what it accepts as a bound is the
 /// number its first line spells, and the text written for what it read
-/// reads back the same.
+/// (bound, report, holder) reads back the same.
 pub fn lock_file(data: &[u8]) {
-    use snowmint_lease::{format_lock_file, parse_lock_file};
+    use snowmint_lease::{format_lock_file, parse_holder, parse_lock_file};
     if let Some((bound, report)) = parse_lock_file(data) {
         let first = core::str::from_utf8(data)
             .unwrap()
@@ -192,10 +192,12 @@ pub fn lock_file(data: &[u8]) {
             if digits.is_empty() { "0" } else { digits }
         );
         let report = report.unwrap_or(0);
-        let text = format_lock_file(bound, report);
+        let pid = parse_holder(data).unwrap_or(0);
+        let text = format_lock_file(bound, report, pid);
         assert_eq!(
             parse_lock_file(text.as_bytes()),
             Some((bound, Some(report)))
         );
+        assert_eq!(parse_holder(text.as_bytes()), Some(pid));
     }
 }

@@ -20,6 +20,13 @@ pub enum Code {
     Io,
     /// The holder's clock is further from its live peers' than `max_skew_ms`.
     ClockSkew,
+    /// Zero configuration on a platform that runs replicas of one image,
+    /// each with a lease directory of its own ([`crate::platform`]).
+    NoWorkerId,
+    /// An explicit worker ID whose lock file another live process holds.
+    WorkerIdInUse,
+    /// An option or variable with a value it does not take.
+    InvalidOption,
 }
 
 impl Code {
@@ -32,6 +39,9 @@ impl Code {
             Code::Released => "ERR_LEASE_RELEASED",
             Code::Io => "ERR_LEASE_IO",
             Code::ClockSkew => "ERR_CLOCK_SKEW",
+            Code::NoWorkerId => "ERR_NO_WORKER_ID",
+            Code::WorkerIdInUse => "ERR_WORKER_ID_IN_USE",
+            Code::InvalidOption => "ERR_INVALID_OPTION",
         }
     }
 }

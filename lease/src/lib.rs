@@ -34,6 +34,7 @@
 mod error;
 mod local;
 mod lock;
+pub mod platform;
 
 pub use error::{Code, Error, LeaseError};
 pub use local::{
@@ -41,5 +42,6 @@ pub use local::{
     RESERVE_MS,
 };
 pub use lock::{
-    LIVE_MS, LockFile, Skew, bounds, default_dir, format_lock_file, parse_lock_file, resolve_dir,
+    LIVE_MS, LockFile, Skew, bounds, default_dir, format_lock_file, holder_pid, in_use,
+    parse_holder, parse_lock_file, resolve_dir,
 };

@@ -25,14 +25,15 @@
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
+use std::sync::{Mutex, Once};
 
 use snowmint::clock::{Clock, MonotonicClock};
 use snowmint::snowflake::{AtomicSnowflake, Claim, Layout, Parts};
 
 use crate::error::{Code, Error, LeaseError};
 use crate::lock::{self, LockFile, Skew, lock};
+use crate::platform;
 
 /// How far past the current tick one write of the bound reaches: a holder
 /// minting without pause writes its lock file about once per second, and a
@@ -64,6 +65,8 @@ pub const DEFAULT_MAX_SKEW_MS: u64 = 1000;
 pub struct LeaseOptions {
     dir: Option<PathBuf>,
     worker_ids: Option<RangeInclusive<u32>>,
+    worker_id: Option<u32>,
+    trust_local: bool,
     max_skew_ms: u64,
     on_skew: OnSkew,
 }
@@ -73,6 +76,8 @@ impl Default for LeaseOptions {
         LeaseOptions {
             dir: None,
             worker_ids: None,
+            worker_id: None,
+            trust_local: false,
             max_skew_ms: DEFAULT_MAX_SKEW_MS,
             on_skew: OnSkew::Refuse,
         }
@@ -97,6 +102,26 @@ impl LeaseOptions {
     /// Claims only worker IDs in `ids` (e.g. to give services disjoint ranges).
     pub fn worker_ids(mut self, ids: RangeInclusive<u32>) -> Self {
         self.worker_ids = Some(ids);
+        self
+    }
+
+    /// Locks exactly worker ID `id`, one you chose for this process: a live
+    /// process of this host that holds it already makes the acquisition fail
+    /// at once with [`Code::WorkerIdInUse`] (naming its pid), and a restart
+    /// on a clock that went back resumes after the last tick minted under
+    /// it. Unlike a range, an explicit ID is not refused on replica
+    /// platforms: giving each instance its own is the way out there.
+    pub fn worker_id(mut self, id: u32) -> Self {
+        self.worker_id = Some(id);
+        self
+    }
+
+    /// Says that this host's lease directory is enough (one replica, or a
+    /// directory that every replica shares), as `SNOWMINT_LEASE=local` does:
+    /// zero configuration then neither refuses on a platform that runs
+    /// replicas ([`crate::platform`]) nor warns in a container.
+    pub fn trust_local(mut self, trust: bool) -> Self {
+        self.trust_local = trust;
         self
     }
 
@@ -178,31 +203,17 @@ impl<C: Clock + Clone> LocalLease<C> {
     /// built by [`snowflake`](Self::snowflake) reads the same clock).
     pub fn acquire_with_clock(options: LeaseOptions, clock: C) -> Result<Self, LeaseError> {
         let dir = lock::resolve_dir(options.dir.as_deref())?;
-        let range = options.worker_ids.unwrap_or(DEFAULT_WORKER_IDS);
-        if range.is_empty() {
-            return Err(LeaseError::new(
-                Code::Unavailable,
-                format!(
-                    "the worker ID range {}..={} is empty: give min <= max",
-                    range.start(),
-                    range.end()
-                ),
-            ));
-        }
-        let now = clock.now_ms();
-        let bounds: HashMap<u32, u64> = lock::bounds(&dir, range.clone())?.into_iter().collect();
-        let order = claim_order(&range, &bounds, now, None);
-        let Some(file) = LockFile::claim_first(&dir, &order)? else {
-            return Err(LeaseError::new(
-                Code::Unavailable,
-                format!(
-                    "all {} worker IDs ({}..{}) of the local lease at {} are leased by live generators; none is shared, so this generator cannot start. Free one (stop a generator) or widen the worker ID range.",
-                    u64::from(range.end() - range.start()) + 1,
-                    range.start(),
-                    range.end(),
-                    dir.display()
-                ),
-            ));
+        let file = match options.worker_id {
+            Some(id) => {
+                LockFile::claim_first(&dir, &[id])?.ok_or_else(|| lock::in_use(&dir, id))?
+            }
+            None => {
+                if let Some(evidence) = platform::zero_config(options.trust_local)? {
+                    static WARNED: Once = Once::new();
+                    WARNED.call_once(|| eprintln!("{}", platform::container_warning(evidence)));
+                }
+                Self::claim_range(&dir, options.worker_ids.clone(), &clock)?
+            }
         };
         let lease = LocalLease {
             worker_id: file.worker_id(),
@@ -220,6 +231,41 @@ impl<C: Clock + Clone> LocalLease<C> {
         };
         lease.take(file)?;
         Ok(lease)
+    }
+
+    /// Locks a free worker ID of `range` (default [`DEFAULT_WORKER_IDS`]),
+    /// in [`claim_order`].
+    fn claim_range(
+        dir: &Path,
+        range: Option<RangeInclusive<u32>>,
+        clock: &C,
+    ) -> Result<LockFile, LeaseError> {
+        let range = range.unwrap_or(DEFAULT_WORKER_IDS);
+        if range.is_empty() {
+            return Err(LeaseError::new(
+                Code::Unavailable,
+                format!(
+                    "the worker ID range {}..={} is empty: give min <= max",
+                    range.start(),
+                    range.end()
+                ),
+            ));
+        }
+        let now = clock.now_ms();
+        let bounds: HashMap<u32, u64> = lock::bounds(dir, range.clone())?.into_iter().collect();
+        let order = claim_order(&range, &bounds, now, None);
+        LockFile::claim_first(dir, &order)?.ok_or_else(|| {
+            LeaseError::new(
+                Code::Unavailable,
+                format!(
+                    "all {} worker IDs ({}..{}) of the local lease at {} are leased by live generators; none is shared, so this generator cannot start. Free one (stop a generator) or widen the worker ID range.",
+                    u64::from(range.end() - range.start()) + 1,
+                    range.start(),
+                    range.end(),
+                    dir.display()
+                ),
+            )
+        })
     }
 
     /// Starts on a freshly locked `file`: after the bound it holds and after

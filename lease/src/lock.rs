@@ -6,10 +6,12 @@
 //! here, so a Rust and a Node process on one host share one format and one
 //! set of checks.
 //!
-//! A lock file holds two numbers as fixed-width lines written in place with
-//! one positioned write (a process killed at any moment leaves either the
-//! old or the new pair, never a torn one): the lease's high-water bound in
-//! Unix ms, then the holder's clock reading at that write, its *report*.
+//! A lock file holds three numbers as fixed-width lines written in place
+//! with one positioned write (a process killed at any moment leaves either
+//! the old or the new lines, never torn ones): the lease's high-water bound
+//! in Unix ms, then the holder's clock reading at that write, its *report*,
+//! then the holder's process ID (for the message that names who holds an
+//! explicit worker ID).
 //! The kernel stamps the write with its own time (the file's mtime), so
 //! `report - mtime` is how far the holder's clock was from the host's at
 //! that moment, whenever it is read: [`LockFile::skew`] compares a holder's
@@ -522,15 +524,38 @@ impl LockFile {
     }
 }
 
+/// The failure to lock explicit worker ID `id` in `dir`: another open
+/// handle holds its file, of another process (named by the pid it wrote) or
+/// of this one.
+pub fn in_use(dir: &Path, id: u32) -> LeaseError {
+    let path = lock_path(dir, id);
+    let holder = match holder_pid(dir, id) {
+        Some(pid) if pid == std::process::id() => {
+            format!("this process (pid {pid}) holds it already, for another generator")
+        }
+        Some(pid) => format!("the live process with pid {pid} holds it"),
+        None => "another live process holds it".to_string(),
+    };
+    LeaseError::new(
+        Code::WorkerIdInUse,
+        format!(
+            "worker ID {id} is in use on this host: {holder} (lock file {}). Two generators on one worker ID would mint the same IDs. \
+             Give each process its own worker ID, or none to lease a free one; to mint without this check, at your own risk, set lease: 'none'.",
+            path.display()
+        ),
+    )
+}
+
 /// `<dir>/worker-<id>.lock`.
 fn lock_path(dir: &Path, id: u32) -> PathBuf {
     dir.join(format!("worker-{id}.lock"))
 }
 
 /// A lock file's text: the high-water bound and the holder's report (Unix
-/// ms), each right-aligned in 20 columns and ended by a newline (42 bytes).
-pub fn format_lock_file(bound: u64, report: u64) -> String {
-    format!("{bound:>20}\n{report:>20}\n")
+/// ms) and its process ID, each right-aligned in 20 columns and ended by a
+/// newline (63 bytes).
+pub fn format_lock_file(bound: u64, report: u64, pid: u32) -> String {
+    format!("{bound:>20}\n{report:>20}\n{pid:>20}\n")
 }
 
 /// Reads a lock file's text: `(bound, report)`. An empty file has bound 0
@@ -546,9 +571,25 @@ pub fn parse_lock_file(bytes: &[u8]) -> Option<(u64, Option<u64>)> {
     Some((bound, lines.next().and_then(|r| r.parse().ok())))
 }
 
+/// The holder's process ID in a lock file's text (its third line), if any.
+pub fn parse_holder(bytes: &[u8]) -> Option<u32> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    text.lines().nth(2)?.trim().parse().ok()
+}
+
+/// The process ID recorded in `<dir>/worker-<id>.lock` by its last writer
+/// (the live holder, while the file is locked); `None` without one. Read
+/// without following symlinks or blocking.
+pub fn holder_pid(dir: &Path, id: u32) -> Option<u32> {
+    let (file, _) = open_lease_file(&lock_path(dir, id), false).ok()?;
+    let mut buf = [0u8; 3 * WIDTH];
+    let n = os::read_at(&file, &mut buf).ok()?;
+    parse_holder(&buf[..n])
+}
+
 /// The bound (0 if none) and the report (if any) that `file` holds.
 fn read_file(file: &File) -> io::Result<(u64, Option<u64>)> {
-    let mut buf = [0u8; 2 * WIDTH];
+    let mut buf = [0u8; 3 * WIDTH];
     let n = os::read_at(file, &mut buf)?;
     parse_lock_file(&buf[..n]).ok_or_else(|| {
         let text = String::from_utf8_lossy(&buf[..n]);
@@ -574,7 +615,10 @@ fn mtime_ms(meta: &Metadata) -> Option<i64> {
 }
 
 fn write_bound(held: &mut Held, ms: u64, now_ms: u64) -> io::Result<()> {
-    os::write_at(&held.file, format_lock_file(ms, now_ms).as_bytes())?;
+    os::write_at(
+        &held.file,
+        format_lock_file(ms, now_ms, std::process::id()).as_bytes(),
+    )?;
     held.bound = ms;
     held.offset = mtime_ms(&held.file.metadata()?).map(|m| now_ms as i64 - m);
     Ok(())
@@ -739,13 +783,16 @@ mod tests {
 
     #[test]
     fn lock_file_text_round_trips_and_older_files_still_read() {
-        let text = format_lock_file(1_750_000_001_000, 1_750_000_000_000);
-        assert_eq!(text.len(), 2 * WIDTH);
+        let text = format_lock_file(1_750_000_001_000, 1_750_000_000_000, 4321);
+        assert_eq!(text.len(), 3 * WIDTH);
         assert_eq!(
             parse_lock_file(text.as_bytes()),
             Some((1_750_000_001_000, Some(1_750_000_000_000)))
         );
-        let max = format_lock_file(u64::MAX, u64::MAX);
+        assert_eq!(parse_holder(text.as_bytes()), Some(4321));
+        // Before the holder's pid: two lines.
+        assert_eq!(parse_holder(&text.as_bytes()[..2 * WIDTH]), None);
+        let max = format_lock_file(u64::MAX, u64::MAX, u32::MAX);
         assert_eq!(
             parse_lock_file(max.as_bytes()),
             Some((u64::MAX, Some(u64::MAX)))

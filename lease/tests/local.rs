@@ -181,6 +181,39 @@ fn a_long_mint_extends_the_recorded_bound_once_per_reserve() {
 }
 
 #[test]
+fn an_explicit_worker_id_is_locked_names_its_holder_and_resumes_after_its_last_tick() {
+    let tmp = TempDir::new();
+    let clock = ManualClock::new(T0);
+    let explicit = || no_skew(tmp.leases()).worker_id(5);
+    let ids = LocalLease::acquire_with_clock(explicit(), &clock)
+        .unwrap()
+        .snowflake(Layout::TWITTER)
+        .unwrap();
+    assert_eq!(ids.worker_id(), 5);
+    clock.advance(1);
+    let last = (0..1000).map(|_| ids.next().unwrap()).max().unwrap();
+    // A second holder of worker ID 5 (here: another generator of this process).
+    let e = LocalLease::acquire_with_clock(explicit(), &clock).unwrap_err();
+    assert_eq!(e.code(), Code::WorkerIdInUse, "{e}");
+    let pid = std::process::id().to_string();
+    assert!(
+        e.message().contains(&pid) && e.message().contains("worker ID 5"),
+        "{e}"
+    );
+    // Restarted on a clock 3 s behind: after the last tick minted, never before.
+    drop(ids);
+    clock.step_back(3000);
+    let lease = LocalLease::acquire_with_clock(explicit(), &clock).unwrap();
+    assert!(lease.resume_after_ms() >= Layout::TWITTER.decode(last).unwrap().timestamp_ms);
+    let ids = lease
+        .snowflake_with(Layout::TWITTER, |g| {
+            g.on_backwards(OnBackwards::KeepLastTick)
+        })
+        .unwrap();
+    assert!(ids.next().unwrap() > last);
+}
+
+#[test]
 fn every_worker_id_taken_fails_with_unavailable() {
     let tmp = TempDir::new();
     let opts = LeaseOptions::new().dir(tmp.leases()).worker_ids(10..=13);
