@@ -7,8 +7,12 @@ import * as sm from '../npm/src/browser.js';
 const $ = (id) => document.getElementById(id);
 const COLORS = ['#6a3d9a', '#1f78b4', '#33a02c', '#e31a1c', '#ff7f00', '#b15928', '#a6761d', '#666'];
 
-/** One generator per preset: the Snowflake button mints from it, the bit drawing reads its layout. */
-const generators = new Map(sm.presets.map((p) => [p, new sm.Snowflake({ preset: p })]));
+/**
+ * One generator per preset: the Snowflake button mints from it, the bit
+ * drawing reads its layout. Worker ID 0, said explicitly: these IDs are
+ * minted to be looked at, not stored.
+ */
+const generators = new Map(sm.presets.map((p) => [p, new sm.Snowflake({ preset: p, workerId: 0 })]));
 
 /** Bits of a hex string, most significant first. */
 const hexBits = (hex) => [...hex].map((d) => parseInt(d, 16).toString(2).padStart(4, '0')).join('');

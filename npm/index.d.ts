@@ -30,8 +30,12 @@ export interface SnowflakeOptions {
    * default generator: SNOWMINT_WORKER_ID, else a worker ID leased among the
    * processes of this machine (snowmint/lease); the wasm build (browsers,
    * `snowmint/wasm`, Node without a native binary) has none to lease, so its
-   * nextId() throws ConfigError `ERR_NO_WORKER_ID` until one is configured.
-   * For `new Snowflake`: 0.
+   * nextId() throws ConfigError `ERR_NO_WORKER_ID` until one is configured,
+   * and so does the zero-config lease on a platform that runs replicas of one
+   * image (docs/deploy.md). A generator of its own has no default: without a
+   * workerId or a lease its first ID throws `ERR_NO_WORKER_ID` (a TestClock's
+   * mints on 0). Natively, an explicit worker ID is locked on this host: a
+   * second live process with it gets `ERR_WORKER_ID_IN_USE`.
    */
   workerId?: number;
   /** Twitter's worker field by its parts (5 + 5 bits): instead of workerId, `{ datacenter, worker }`. */
@@ -44,8 +48,13 @@ export interface SnowflakeOptions {
    * A worker-ID lease (snowmint/lease) instead of a workerId: the generator
    * takes the lease's worker ID, starts after its high-water bound, and throws
    * LeaseError while the lease does not cover what it would mint.
+   * 'local': this host's lease directory is enough (as SNOWMINT_LEASE=local):
+   * zero config is not refused on a replica platform; for `new Snowflake`, a
+   * worker ID of its own leased among this machine's processes.
+   * 'none': with a workerId, mint without locking it on this host (no
+   * ERR_WORKER_ID_IN_USE, no high-water mark across restarts: at your risk).
    */
-  lease?: import('./src/lease/index.js').Lease;
+  lease?: import('./src/lease/index.js').Lease | 'local' | 'none';
   /** Default 'twitter'. */
   preset?: Preset;
   /** A custom layout instead of a preset. */
@@ -365,7 +374,7 @@ export class SnowmintError extends Error {
 }
 /** ERR_PARSE */
 export class InvalidIdError extends SnowmintError {}
-/** ERR_WORKER_ID_RANGE, ERR_INVALID_LAYOUT, ERR_EPOCH_IN_FUTURE, ERR_INVALID_OPTION, ERR_NO_WORKER_ID */
+/** ERR_WORKER_ID_RANGE, ERR_INVALID_LAYOUT, ERR_EPOCH_IN_FUTURE, ERR_INVALID_OPTION, ERR_NO_WORKER_ID, ERR_WORKER_ID_IN_USE */
 export class ConfigError extends SnowmintError {}
 /**
  * ERR_CLOCK_BACKWARDS, ERR_CLOCK_WOULD_WAIT (a TestClock would have to move on), ERR_TIME_OVERFLOW, ERR_TIME_BEFORE_EPOCH,

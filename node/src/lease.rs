@@ -12,12 +12,12 @@
 //! object shares. A per-thread lock would spend a worker ID per thread and
 //! record the bounds of the threads' worker IDs, not the generator's.
 
-use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
 use napi_derive::napi;
 use snowmint::clock::{Clock, MonotonicClock};
-use snowmint_lease::{LeaseError, LockFile};
+use snowmint_lease::{LeaseError, LockFile, platform};
 
 type Result<T> = napi::Result<T, &'static str>;
 
@@ -35,6 +35,30 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 /// file is deleted or replaced: then the next claim replaces it.
 static DEFAULT_LEASE: Mutex<Option<Arc<LockFile>>> = Mutex::new(None);
 
+/// The locks of explicit worker IDs, by directory and worker ID: every
+/// generator of this process given one worker ID (the default generator in
+/// every thread, and generators of their own) shares one lock, so a second
+/// *process* with that ID is refused, while this process may build and drop
+/// generators on its own ID at will. An entry lives while a handle does.
+static EXPLICIT: Mutex<Vec<Explicit>> = Mutex::new(Vec::new());
+
+struct Explicit {
+    dir: PathBuf,
+    worker_id: u32,
+    lock: Weak<LockFile>,
+    share: Arc<Mutex<Share>>,
+}
+
+/// How the handles of one shared lock end: the exact high-water mark is
+/// written only once every handle has settled (a handle dropped without
+/// settling, or a thread still minting, leaves the reserved bound).
+#[derive(Default)]
+struct Share {
+    handles: u32,
+    settled: u32,
+    hwm: u64,
+}
+
 /// An exclusively locked lease file. The lock lasts until `unlock()`, the
 /// last handle to it is garbage-collected, or the process ends (however it
 /// ends); the default lease's lock lasts until the process ends or its file
@@ -42,6 +66,8 @@ static DEFAULT_LEASE: Mutex<Option<Arc<LockFile>>> = Mutex::new(None);
 #[napi]
 pub struct LeaseFile {
     inner: Arc<LockFile>,
+    /// For the shared lock of an explicit worker ID.
+    share: Option<Arc<Mutex<Share>>>,
 }
 
 #[napi]
@@ -97,6 +123,27 @@ impl LeaseFile {
     pub fn unlock(&self) {
         self.inner.unlock();
     }
+
+    /// At release: this handle's last minted tick. Alone (or the last of a
+    /// shared lock's handles to settle) it stores the exact high-water mark,
+    /// the maximum of every handle's, and unlocks; else it only counts.
+    #[napi(catch_unwind)]
+    pub fn settle(&self, hwm: f64, now_ms: f64) -> Result<()> {
+        let hwm = hwm as u64;
+        let mark = match &self.share {
+            None => Some(hwm),
+            Some(share) => {
+                let mut s = lock(share);
+                s.settled += 1;
+                s.hwm = s.hwm.max(hwm);
+                (s.settled == s.handles).then_some(s.hwm)
+            }
+        };
+        let Some(mark) = mark else { return Ok(()) };
+        self.inner.set(mark, now_ms as u64).map_err(js_err)?;
+        self.inner.unlock();
+        Ok(())
+    }
 }
 
 /// What `LeaseFile::skew` found.
@@ -121,7 +168,7 @@ pub struct SkewInfo {
 #[napi(catch_unwind)]
 pub fn lease_lock(dir: String, ids: Vec<u32>, process_wide: bool) -> Result<Option<LeaseFile>> {
     let claim = || LockFile::claim_first(Path::new(&dir), &ids).map_err(js_err);
-    let wrap = |inner| LeaseFile { inner };
+    let wrap = |inner| LeaseFile { inner, share: None };
     if !process_wide {
         return Ok(claim()?.map(|l| wrap(Arc::new(l))));
     }
@@ -134,6 +181,56 @@ pub fn lease_lock(dir: String, ids: Vec<u32>, process_wide: bool) -> Result<Opti
         *shared = claim()?.map(Arc::new);
     }
     Ok(shared.clone().map(wrap))
+}
+
+/// Locks explicit worker ID `id` in `dir` without waiting, sharing the lock
+/// of this process's other generators on it (see `EXPLICIT`); fails with
+/// `ERR_WORKER_ID_IN_USE`, naming the holder's pid, when another process
+/// (or this process's zero-config lease) holds it.
+#[napi(catch_unwind)]
+pub fn lease_lock_worker(dir: String, id: u32) -> Result<LeaseFile> {
+    let dir = PathBuf::from(dir);
+    let mut all = lock(&EXPLICIT);
+    all.retain(|e| e.lock.strong_count() > 0);
+    let live = all.iter().find(|e| e.dir == dir && e.worker_id == id);
+    let held = live.and_then(|e| {
+        e.lock
+            .upgrade()
+            .filter(|l| l.held())
+            .map(|l| (l, e.share.clone()))
+    });
+    let (inner, share) = match held {
+        Some(found) => found,
+        None => {
+            let file = LockFile::claim_first(&dir, &[id]).map_err(js_err)?;
+            let file = Arc::new(file.ok_or_else(|| js_err(snowmint_lease::in_use(&dir, id)))?);
+            let share = Arc::new(Mutex::new(Share::default()));
+            all.retain(|e| !(e.dir == dir && e.worker_id == id));
+            all.push(Explicit {
+                dir,
+                worker_id: id,
+                lock: Arc::downgrade(&file),
+                share: share.clone(),
+            });
+            (file, share)
+        }
+    };
+    lock(&share).handles += 1;
+    Ok(LeaseFile {
+        inner,
+        share: Some(share),
+    })
+}
+
+/// What a zero-config local lease may do here (`snowmint_lease::platform`):
+/// throws `ERR_NO_WORKER_ID` on a platform that runs replicas (or
+/// `ERR_INVALID_OPTION` for a `SNOWMINT_LEASE` it does not know); else the
+/// one-time warning to print in a container, or `null`. `trust_local`:
+/// `lease: 'local'` was given.
+#[napi(catch_unwind)]
+pub fn zero_config_check(trust_local: bool) -> Result<Option<String>> {
+    let evidence = platform::zero_config(trust_local).map_err(js_err)?;
+    Ok(evidence.map(platform::container_warning))
 }
 
 /// The high-water bounds recorded in `dir` for worker IDs `min..=max`, as

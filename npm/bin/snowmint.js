@@ -230,7 +230,8 @@ function main(argv) {
   }
   if (command === 'snowflake' && time !== undefined) {
     // IDs of one worker at one time: its sequences 0, 1, ...
-    const options = { preset: values.preset, workerId: intOption('worker-id', values['worker-id']) ?? 0 };
+    // Computed, not minted: no lock on the worker ID.
+    const options = { preset: values.preset, workerId: intOption('worker-id', values['worker-id']) ?? 0, lease: 'none' };
     const ids = new snowmint.Snowflake(JSON.parse(JSON.stringify(options)));
     let sequence = 0;
     mint = () => String(ids.at(time, { sequence: sequence++ }));

@@ -14,7 +14,7 @@
 // used up in time (halve when most of it expires), so idle threads do not
 // burn sequence numbers.
 
-import { ArgumentError } from './errors.js';
+import { ArgumentError, makeError } from './errors.js';
 import { call, checkOptions, deepFreeze, describe, oneOf, stringArg, typeError } from './api/checks.js';
 import { fromRaw, snowflakeDecoder as decodeSnowflake } from './api/decode.js';
 import { createConvert } from './api/convert.js';
@@ -87,7 +87,7 @@ export function createApi(backend, host = {}) {
   /** The names and defaults the core defines (core/src/binding.rs), read once. */
   const C = deepFreeze(JSON.parse(backend.constants()));
   const { presets } = C;
-  const { TestClock, toSpec, leased, SNOWFLAKE_OPTIONS } = createOptions(backend, C);
+  const { TestClock, toSpec, leased, isLease, SNOWFLAKE_OPTIONS } = createOptions(backend, C);
   const { IdSource, TextSource } = createSources(backend, {
     now: host.now ?? (() => performance.now()),
     margin: host.clockMarginMs ?? 0,
@@ -127,9 +127,27 @@ export function createApi(backend, host = {}) {
   /** The default generator's owner of a lease (configure() may rebuild it on the same lease). */
   const DEFAULT_OWNER = Symbol('snowmint.default');
 
+  /**
+   * The lease of what toSpec() says a generator needs (`need`): a lease
+   * given, none, the host's lock of an explicit worker ID (none where the
+   * host has no locks: the wasm build), or a worker ID leased for none
+   * given: the default generator's zero-config lease, or with `lease:
+   * 'local'` one of a generator's own.
+   */
+  function leaseOf(need, forDefault) {
+    if (need === null || isLease(need)) return need;
+    if (need.kind === 'explicit') return host.workerLease?.(need.workerId, forDefault) ?? null;
+    if (forDefault) return host.defaultLease(need.workerBits, need.trustLocal);
+    if (!need.trustLocal) throw noWorkerId();
+    if (!host.ownLease)
+      throw makeError('ERR_NO_WORKER_ID', `lease: 'local' needs the native addon's lock files, which this build (${backend.name}) has not: give a workerId or a lease from snowmint/lease.`);
+    return host.ownLease(need.workerBits);
+  }
+
   /** Installs (`defaultInit`) or replaces (`defaultConfigure`) the default generator; a lease's re-acquisition replaces it. */
   function installDefault(options, what, init) {
-    const { spec, clockHandle, lease } = toSpec(options, what, host.defaultLease);
+    const { spec, clockHandle, lease: need } = toSpec(options, what);
+    const lease = leaseOf(need, true);
     const make = () => {
       const s = leased(spec, lease);
       call(() => (init ? backend.defaultInit(s, clockHandle) : backend.defaultConfigure(s, clockHandle)));
@@ -147,8 +165,8 @@ export function createApi(backend, host = {}) {
   /** Configures the process-wide default generator (every worker thread shares it); unset options fall back to the host's defaults. */
   function configure(options) {
     const given = checkOptions('configure() options', options, SNOWFLAKE_OPTIONS);
-    // An explicit lease or worker parts win over SNOWMINT_WORKER_ID.
-    const explicit = given.lease !== undefined || C.workerParts.some((k) => given[k] !== undefined);
+    // A lease or worker parts win over SNOWMINT_WORKER_ID (lease: 'none' keeps it: it only drops the lock).
+    const explicit = (given.lease !== undefined && given.lease !== 'none') || C.workerParts.some((k) => given[k] !== undefined);
     const defaults = explicit ? undefined : host.defaultOptions?.();
     installDefault({ ...defaults, ...given }, 'configure() options', false);
   }
@@ -170,34 +188,55 @@ export function createApi(backend, host = {}) {
     return (def ?? initDefault()).nextAsync();
   }
 
+  /** The refusal of a generator of its own with no worker ID (see Snowflake). */
+  function noWorkerId() {
+    return makeError(
+      'ERR_NO_WORKER_ID',
+      "this Snowflake has no worker ID: every process (and every library) that builds one this way would mint on worker ID 0, and their IDs would collide. Give it a workerId unique among live generators, lease: 'local' (a worker ID leased among this machine's processes), or a lease from snowmint/lease (redisLease, etcdLease, zookeeperLease); or mint with nextId(), whose default generator leases one. ulid() and uuidv7() need no worker ID.",
+    );
+  }
+
   class Snowflake {
     #src;
     #decode;
     #spec;
-    /** A generator of its own (options as for configure()). */
+    /**
+     * A generator of its own (options as for configure()). Without a worker
+     * ID it decodes, and `at()` gives worker ID 0's IDs, but minting throws
+     * ConfigError ERR_NO_WORKER_ID (no silent worker 0); a TestClock's
+     * generator is a test's and mints on worker ID 0.
+     */
     constructor(options) {
-      const { spec, clockHandle, lease } = toSpec(options);
+      const { spec, clockHandle, lease: need, layout } = toSpec(options);
+      const refused = need !== null && need.kind === 'zero' && !need.trustLocal;
+      const lease = refused ? null : leaseOf(need, false);
       this.#spec = () => leased(spec, lease);
-      this.#src = new IdSource(() => call(() => backend.snowflakeNew(leased(spec, lease), clockHandle)), lease);
-      this.#decode = snowflakeDecoder(this.#src.layout, spec.layout ? undefined : spec.preset);
-      this.layout = this.#src.layout;
+      this.#src = refused ? null : new IdSource(() => call(() => backend.snowflakeNew(leased(spec, lease), clockHandle)), lease);
+      this.#decode = snowflakeDecoder(layout, spec.layout ? undefined : spec.preset);
+      this.layout = layout;
+    }
+    /** The generator's source of IDs; throws for one without a worker ID. */
+    #source() {
+      if (this.#src === null) throw noWorkerId();
+      return this.#src;
     }
     /** The worker ID (a lease's, which can change when a lost lease is re-acquired). */
     get workerId() {
-      return call(() => this.#src.h.workerId());
+      const src = this.#source();
+      return call(() => src.h.workerId());
     }
     next() {
-      return this.#src.next();
+      return (this.#src ?? this.#source()).next();
     }
     /** next() that waits on a timer, not the thread, where the generator must wait. */
     async nextAsync() {
-      return this.#src.nextAsync();
+      return this.#source().nextAsync();
     }
     nextString() {
-      return this.#src.next().toString();
+      return this.#source().next().toString();
     }
     nextBatch(count) {
-      return this.#src.batch(count);
+      return this.#source().batch(count);
     }
     /** The ID of this generator's worker at `time` with `options.sequence` (default 0): not part of its monotonic stream. */
     at(time, options) {

@@ -32,6 +32,7 @@ const CLASS_OF_CODE = {
   ERR_EPOCH_IN_FUTURE: ConfigError,
   ERR_INVALID_OPTION: ConfigError,
   ERR_NO_WORKER_ID: ConfigError,
+  ERR_WORKER_ID_IN_USE: ConfigError,
   ERR_CLOCK_BACKWARDS: ClockError,
   ERR_CLOCK_WOULD_WAIT: ClockError,
   ERR_CLOCK_SKEW: ClockError,

@@ -1,13 +1,15 @@
 // The Node entry's host (npm/src/node.js re-exports its API): loads the
 // napi-rs addon (node/) built into native/ and builds the public API over it
 // (api.js). Resolves the default generator's worker ID
-// from SNOWMINT_WORKER_ID, else leases one among this machine's processes.
+// from SNOWMINT_WORKER_ID, else leases one among this machine's processes
+// (refused where this machine is one replica of many); locks explicit worker
+// IDs so that two live processes of one host never share one.
 import { isMainThread } from 'node:worker_threads';
 import { createApi } from './api.js';
 import { makeError } from './errors.js';
 import { addon, nativeError } from './addon.js';
 import { wasmBackend } from './wasm-backend.js';
-import { processLease } from './lease/local.js';
+import { ownLease, processLease, workerLease } from './lease/local.js';
 
 /**
  * SNOWMINT_WORKER_ID, when set, is the default generator's worker ID: one per
@@ -33,8 +35,8 @@ let zeroConfigLease = null;
  * worker_thread gets the same worker ID. Synchronous: it runs inside the
  * first nextId().
  */
-function defaultLease(workerBits) {
-  zeroConfigLease ??= processLease(Math.min(workerBits, 16)); // the layout's whole worker field
+function defaultLease(workerBits, trustLocal) {
+  zeroConfigLease ??= processLease(Math.min(workerBits, 16), trustLocal); // the layout's whole worker field
   // The process keeps the worker ID it leased first (every thread shares it, and a
   // local lease is never lost), so a layout configured later gets that same worker ID
   // when its worker field can hold it, as it would have had it been configured first.
@@ -60,6 +62,20 @@ function noLease() {
   throw makeError('ERR_NO_WORKER_ID', `${why} Without one, every process and worker thread would mint on worker ID 0. Where no worker ID is at hand, use ulid() or uuidv7().`, { cause: nativeError });
 }
 
-// No native binary fits this platform: the same API over the wasm build.
+let defaultWorkerLease = null;
+
+/**
+ * The lock of an explicit worker ID: the default generator keeps one per
+ * thread while its worker ID stays the same (configure() may rebuild it on
+ * the same lock); a generator of its own takes a handle of its own.
+ */
+function explicitLease(workerId, forDefault) {
+  if (!forDefault) return workerLease(workerId);
+  if (defaultWorkerLease?.workerId !== workerId) defaultWorkerLease = workerLease(workerId);
+  return defaultWorkerLease;
+}
+
+// No native binary fits this platform: the same API over the wasm build,
+// which has no lock files (explicit worker IDs go unlocked there).
 const backend = nativeError ? wasmBackend() : { ...addon, name: 'native' };
-export const api = createApi(backend, { defaultOptions, defaultLease: nativeError ? noLease : defaultLease });
+export const api = createApi(backend, nativeError ? { defaultOptions, defaultLease: noLease } : { defaultOptions, defaultLease, workerLease: explicitLease, ownLease });

@@ -3,8 +3,12 @@
 # without warnings), then snowmint/lease: lock-file leases and the zero-config default (node:cluster,
 # 8 x 1M nextId(); 4 worker_threads sharing one process-wide lease), then the
 # fault suite against a real Redis (ioredis and node-redis), a real etcd and a
-# real ZooKeeper that the tests start and stop themselves, and a Rust and a Node process
-# leasing side by side with zero configuration (tests/lease/rust-node.test.js).
+# real ZooKeeper that the tests start and stop themselves, a Rust and a Node process
+# leasing side by side with zero configuration (tests/lease/rust-node.test.js),
+# and the deployments that must refuse or lock (tests/lease/deploy.test.js:
+# simulated Kubernetes, Lambda and Heroku replicas, two `new Snowflake()`,
+# SNOWMINT_WORKER_ID=5 twice, a restart 3 s back under libfaketime, and
+# docs/deploy.md's examples).
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 say "cargo test -p snowmint-lease (release)"

@@ -202,5 +202,5 @@ test('nextIdAsync() under sequence exhaustion waits for the next tick and resolv
   const ticks = new Set(ids.map((x) => sm.decode(x).timestamp));
   assert.ok(ticks.size >= 5, `20,000 IDs in ${ticks.size} ticks of 4,096`);
   // A generator on the raw system clock (no buffering) too.
-  assert.equal(typeof (await new sm.Snowflake({ clock: 'system' }).nextAsync()), 'bigint');
+  assert.equal(typeof (await new sm.Snowflake({ clock: 'system', workerId: 3 }).nextAsync()), 'bigint');
 });

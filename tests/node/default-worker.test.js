@@ -30,6 +30,8 @@ const ZERO_CONFIG = `return {
   nextIds: err(() => sm.nextIds(3)),
   configureWithoutWorkerId: err(() => sm.configure({ preset: 'discord' })),
   ulid: sm.ulid().length,
+  ownSnowflake: err(() => new sm.Snowflake({ preset: 'discord' }).next()),
+  ownDecodes: new sm.Snowflake({ preset: 'discord' }).decode('175928847299117063').workerId,
   configured: (sm.configure({ workerId: 7 }), sm.decode(sm.nextId()).workerId),
   backend: sm.backendName,
 };`;
@@ -47,6 +49,10 @@ test('snowmint/wasm: nextId() without a worker ID is a ConfigError saying why an
   assert.equal(r.ulid, 26);
   assert.equal(r.configured, 7);
   assert.equal(r.backend, 'wasm');
+  // A generator of its own: no silent worker 0 either, but it still decodes.
+  assert.deepEqual([r.ownSnowflake?.name, r.ownSnowflake?.code], ['ConfigError', 'ERR_NO_WORKER_ID']);
+  assert.match(r.ownSnowflake.message, /this Snowflake has no worker ID: .* worker ID 0/);
+  assert.equal(r.ownDecodes, 32);
 });
 
 test('the Node entry without a native binary: the same ConfigError, naming SNOWMINT_WORKER_ID', (t) => {

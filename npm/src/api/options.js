@@ -41,10 +41,13 @@ export function createOptions(backend, C) {
 
   /**
    * Checks Snowflake options into a backend spec, its TestClock handle, its
-   * worker-ID lease and the core's description of its layout (asked once); `leaseFallback(workerBits)` leases a worker ID when the
-   * options give neither a workerId nor a lease (the host's zero-config lease).
+   * worker-ID lease and the core's description of its layout (asked once).
+   * `lease` is a lease from snowmint/lease, null (none: a TestClock, or
+   * `lease: 'none'`), or what the host is to provide (api.js): `{ kind:
+   * 'explicit', workerId }`, the lock of a given worker ID, or `{ kind:
+   * 'zero', workerBits, trustLocal }`, a worker ID leased for none given.
    */
-  function toSpec(options, what = 'Snowflake options', leaseFallback = undefined) {
+  function toSpec(options, what = 'Snowflake options') {
     const o = checkOptions(what, options, SNOWFLAKE_OPTIONS);
     let layout;
     let epoch = o.epoch === undefined ? undefined : msOption('epoch', o.epoch, 'ERR_INVALID_LAYOUT');
@@ -94,19 +97,24 @@ export function createOptions(backend, C) {
     }
     const parts = C.workerParts.filter((k) => o[k] !== undefined);
     if (parts.length > 0) spec.workerParts = workerParts(o, parts, info, what);
+    const explicit = o.workerId !== undefined || parts.length > 0;
     let lease = null;
-    if (o.lease !== undefined) {
+    if (isLease(o.lease)) {
       if (o.workerId !== undefined) throw optionError(`${what}: give a workerId or a lease, not both`);
-      if (!isLease(o.lease)) throw typeError('lease', 'a lease from snowmint/lease', o.lease);
       lease = o.lease;
       const ids = 2 ** info.workerBits;
       if (lease.size > ids) {
         throw makeError('ERR_WORKER_ID_RANGE', `the lease may hand out worker IDs up to ${lease.size - 1}, but the layout has only ${ids}: limit the lease's workerIds`);
       }
-    } else if (o.workerId === undefined && parts.length === 0 && leaseFallback) {
-      // The host's zero-config lease: one per process, claimed for the first layout
-      // it served; the host checks that its worker ID fits this one.
-      lease = leaseFallback(info.workerBits);
+    } else if (o.lease !== undefined && o.lease !== 'local' && o.lease !== 'none') {
+      throw typeError('lease', "a lease from snowmint/lease, 'local' or 'none'", o.lease);
+    } else if (o.lease === 'none' && !explicit) {
+      throw optionError(`${what}: lease: 'none' (mint without locking the worker ID) needs a workerId to mint on`);
+    } else if (clock !== 'test' && o.lease !== 'none') {
+      // What the host must lease or lock (a TestClock's IDs are a test's: nothing to lock).
+      lease = explicit
+        ? { kind: 'explicit', workerId: spec.workerParts ? (spec.workerParts[0] << info.split.lowBits) | spec.workerParts[1] : spec.workerId }
+        : { kind: 'zero', workerBits: info.workerBits, trustLocal: o.lease === 'local' };
     }
     return { spec, clockHandle, lease, layout: info };
   }
@@ -117,7 +125,7 @@ export function createOptions(backend, C) {
    * core packs them and checks each against its width.
    */
   function workerParts(o, given, info, what) {
-    if (o.workerId !== undefined || o.lease !== undefined) {
+    if (o.workerId !== undefined || isLease(o.lease)) {
       throw optionError(`${what}: give a workerId, a lease or the worker field's parts (${given.join(', ')}), not more than one`);
     }
     const { split } = info;
@@ -130,7 +138,13 @@ export function createOptions(backend, C) {
           : `${what}: this layout does not split its worker field, so '${stray}' does not apply: give a workerId`,
       );
     }
-    return names.map((k) => uintOption(k, o[k], 0, 'ERR_WORKER_ID_RANGE'));
+    // Checked here, not only by the core: the parts name the worker ID to lock before the generator is built.
+    const widths = [info.workerBits - split.lowBits, split.lowBits];
+    return names.map((k, i) => {
+      const v = uintOption(k, o[k], 0, 'ERR_WORKER_ID_RANGE');
+      if (v >= 2 ** widths[i]) throw makeError('ERR_WORKER_ID_RANGE', `${k} ${v} is out of range: this layout allows 0 to ${2 ** widths[i] - 1}`);
+      return v;
+    });
   }
 
   /** The spec of a generator on a lease's current worker ID, starting after the lease's high-water bound. */
@@ -138,5 +152,5 @@ export function createOptions(backend, C) {
     return lease === null ? spec : { ...spec, workerId: lease.workerId, resumeAfterMs: lease.resumeAfterMs };
   }
 
-  return { TestClock, toSpec, leased, SNOWFLAKE_OPTIONS };
+  return { TestClock, toSpec, leased, isLease, SNOWFLAKE_OPTIONS };
 }

@@ -90,6 +90,12 @@ export interface LocalLeaseOptions extends LeaseOptions {
   maxSkewMs?: number;
   /** Beyond maxSkewMs: 'refuse' (default: ClockError ERR_CLOCK_SKEW) or 'warn' (a 'skew' event). */
   onSkew?: 'refuse' | 'warn';
+  /**
+   * This host's lease directory is enough (one replica, or a directory every replica shares), as
+   * SNOWMINT_LEASE=local says: no ConfigError ERR_NO_WORKER_ID on a platform that runs replicas of one
+   * image (Kubernetes, ECS, Lambda, Cloud Run, Heroku...; docs/deploy.md), no warning in a container.
+   */
+  trustLocal?: boolean;
 }
 
 /**

@@ -30,12 +30,33 @@ export function defaultLeaseDir() {
   return addon.defaultLeaseDir();
 }
 
-/** Runs an addon call, turning its errors into LeaseErrors. */
+/** The addon's codes that are about the configuration, not the lock files: ConfigErrors as they are. */
+const CONFIG_CODES = new Set(['ERR_NO_WORKER_ID', 'ERR_WORKER_ID_IN_USE', 'ERR_INVALID_OPTION']);
+
+/** Runs an addon call, turning its errors into LeaseErrors (or ConfigErrors). */
 function io(fn) {
   try {
     return fn();
   } catch (e) {
+    if (CONFIG_CODES.has(e.code)) throw new ConfigError(e.code, e.message);
     throw new LeaseError(e.code === 'ERR_LEASE_DIR_UNSAFE' ? e.code : 'ERR_LEASE_IO', e.message, { cause: e });
+  }
+}
+
+let containerWarned = false;
+
+/**
+ * Zero configuration's check of where it runs (the snowmint-lease crate's
+ * platform table): throws ConfigError ERR_NO_WORKER_ID on a platform that
+ * runs replicas of one image, each with a lease directory of its own; in a
+ * plain container, warns once that the lease covers this container only.
+ * `trustLocal` (`lease: 'local'`, or SNOWMINT_LEASE=local) says it is enough.
+ */
+function checkZeroConfig(trustLocal) {
+  const warning = io(() => addon.zeroConfigCheck(trustLocal));
+  if (warning !== null && !containerWarned) {
+    containerWarned = true;
+    process.emitWarning(warning, { code: 'SNOWMINT_CONTAINER' });
   }
 }
 
@@ -51,14 +72,16 @@ function skewOptions({ maxSkewMs = 1000, onSkew = 'refuse' }) {
 }
 
 /**
- * `processWide`: the default generator's store, whose lock every thread
- * shares (node/src/lease.rs). `clock`: the lease's clock, written into the
+ * `mode`: 'own' (a lock of this lease's own), 'process' (the default
+ * generator's zero-config lock, which every thread shares) or 'explicit'
+ * (the lock of one explicit worker ID, shared by every generator of this
+ * process on it; node/src/lease.rs). `clock`: the lease's clock, written into the
  * lock file as the holder's report at every write. `machineClock`: the
  * machine's clock, read after each claim; null for a caller's clock (a
  * TestClock is no other process's time, and would never move past the claim
  * by itself). The last argument: skewOptions(options).
  */
-function localStore(dir, processWide, clock, machineClock, { maxSkewMs, onSkew }) {
+function localStore(dir, mode, clock, machineClock, { maxSkewMs, onSkew }) {
   let file = null;
   /**
    * After a write: this clock too far from the host's or its live peers'
@@ -91,8 +114,8 @@ function localStore(dir, processWide, clock, machineClock, { maxSkewMs, onSkew }
     },
     claim(ids) {
       // A re-claim: the old file was deleted or replaced; its lock guards nothing.
-      if (!processWide) file?.unlock();
-      file = io(() => addon.leaseLock(dir, ids, processWide));
+      if (mode === 'own') file?.unlock();
+      file = io(() => (mode === 'explicit' ? addon.leaseLockWorker(dir, ids[0]) : addon.leaseLock(dir, ids, mode === 'process')));
       if (file === null) return null;
       // The claimant's report first, bound unchanged: a claim refused for
       // skew leaves the file's bound as it found it.
@@ -118,8 +141,10 @@ function localStore(dir, processWide, clock, machineClock, { maxSkewMs, onSkew }
     release(_id, _token, hwm) {
       live.delete(this.lease);
       // A lost file is no one's lease any more: nothing to record in it.
-      if (hwm !== null && file.held()) io(() => file.set(hwm, clock()));
-      file.unlock();
+      if (!file.held()) return file.unlock();
+      // The exact mark (a shared lock's once every generator on it has settled).
+      if (hwm !== null) io(() => file.settle(hwm, clock()));
+      else file.unlock();
     },
   };
 }
@@ -147,12 +172,12 @@ function workerIdCount({ layout, workerIds }) {
   return 2 ** bits;
 }
 
-/** A held local lease on `options.dir` (or the default directory); see `localLease`. */
-function claimLocal(options, processWide) {
+/** A held local lease on `options.dir` (or the default directory) in `mode` (see localStore); see `localLease`. */
+function claimLocal(options, mode) {
   // options.dir, else SNOWMINT_LEASE_DIR, else the default; a relative path is refused.
   const dir = io(() => addon.leaseDir(options.dir ?? null));
   const clock = clockOf(options.clock, addon.monotonicNowMs);
-  const store = localStore(dir, processWide, clock, options.clock === undefined ? clock : null, skewOptions(options));
+  const store = localStore(dir, mode, clock, options.clock === undefined ? clock : null, skewOptions(options));
   const lease = new Lease(store, {
     clock,
     range: idRange(options, workerIdCount(options)),
@@ -163,7 +188,7 @@ function claimLocal(options, processWide) {
     lease.acquire();
   } catch (e) {
     // Refused after locking (its clock is skewed): free the worker ID again.
-    if (!processWide) store.unlock();
+    if (mode === 'own') store.unlock();
     throw e;
   }
   return lease;
@@ -185,17 +210,23 @@ function claimLocal(options, processWide) {
  *   (the kernel's time of the write) and the mean of its live peers'.
  */
 export function localLease(options = {}) {
-  const lease = claimLocal(options, false);
-  live.add(lease);
+  checkZeroConfig(options.trustLocal === true);
+  const lease = claimLocal(options, 'own');
+  releaseAtExit(lease);
+  return lease;
+}
+
+/** Leases released when the process exits: strongly held (localLease()) or weakly (a generator's explicit worker ID). */
+function releaseAtExit(lease, weak = false) {
+  live.add(weak ? new WeakRef(lease) : lease);
   if (!exitHook) {
     // The exact high-water mark, so the next holder of an ID need not wait
     // out the reserve. A crash skips this; the reserved bound still holds.
     process.once('exit', () => {
-      for (const l of live) l.release();
+      for (const l of live) (l instanceof WeakRef ? l.deref() : l)?.release();
     });
     exitHook = true;
   }
-  return lease;
 }
 
 /**
@@ -209,13 +240,48 @@ export function localLease(options = {}) {
  * first thread to notice claims a new lock for the process, and the others
  * take that one when they notice (node/src/lease.rs).
  */
-export function processLease(workerBits) {
+export function processLease(workerBits, trustLocal = false) {
   // It warns rather than refuses: its clock is the default one, which holds
   // when the wall clock steps back, so an NTP correction must not stop every
   // nextId() of the process until the wall clock is back. Once, on stderr.
-  const lease = claimLocal({ layout: { workerBits }, onSkew: 'warn' }, true);
+  checkZeroConfig(trustLocal);
+  return warnSkew(claimLocal({ layout: { workerBits }, onSkew: 'warn' }, 'process'), 'zero-config lease');
+}
+
+/**
+ * The lock of an explicit worker ID (`workerId` or SNOWMINT_WORKER_ID), taken
+ * without waiting: another live process of this host on it is a ConfigError
+ * ERR_WORKER_ID_IN_USE naming its pid, and the generator starts after the
+ * last tick minted under it here (a restart on a clock that went back
+ * re-mints nothing). Every generator of this process on one worker ID shares
+ * the lock (the default generator in every thread, generators built and
+ * dropped at will); released, with the exact high-water mark, at exit. It
+ * warns of a skewed clock rather than refusing, like the zero-config lease.
+ */
+export function workerLease(workerId) {
+  // Lock files name worker IDs up to 65,535 (every preset's field); a wider custom field goes unlocked.
+  if (workerId >= 2 ** 16) return null;
+  const lease = warnSkew(claimLocal({ workerIds: { min: workerId, max: workerId }, onSkew: 'warn' }, 'explicit'), 'worker ID lock');
+  releaseAtExit(lease, true);
+  return lease;
+}
+
+/**
+ * The local lease of a generator of its own (`new Snowflake({ lease:
+ * 'local' })`): a worker ID among the whole worker field of its layout, for
+ * as long as the generator lives (released at exit, or freed, with its
+ * reserved bound, once the generator is garbage-collected).
+ */
+export function ownLease(workerBits) {
+  const lease = claimLocal({ layout: { workerBits: Math.min(workerBits, 16) } }, 'own');
+  releaseAtExit(lease, true);
+  return lease;
+}
+
+/** Warns once, on stderr, when the clock of `lease` (`what`, for the message) is off. */
+function warnSkew(lease, what) {
   lease.once('skew', ({ workerId, skewMs, against }) => {
-    process.emitWarning(`snowmint: the clock of this process's zero-config lease (worker ID ${workerId}) is ${skewMs} ms from the ${against === 'host' ? "host's" : "peers'"} clock`, {
+    process.emitWarning(`snowmint: the clock of this process's ${what} (worker ID ${workerId}) is ${skewMs} ms from the ${against === 'host' ? "host's" : "peers'"} clock`, {
       code: 'ERR_CLOCK_SKEW',
     });
   });
