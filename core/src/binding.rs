@@ -2,7 +2,9 @@
 //! options, the ID kinds and their text widths, and the run sizes of the JS
 //! layer's buffering, as one JSON text ([`constants_json`]). Every JS file
 //! (the API, the wasm adapter, the CLI, the inspector) reads them from
-//! there, so a name or a default exists once.
+//! there, so a name or a default exists once. And every error code with its
+//! public JS class ([`ERROR_CODES`]), which `examples/protocol.rs` writes into
+//! the JS error table and the TypeScript unions, so a code is added here once.
 
 use std::string::String;
 use std::vec::Vec;
@@ -25,6 +27,60 @@ pub const MAX_ID_RUN: u32 = 4096;
 /// Chromium's per-call costs (wasm call, clock reads, TextDecoder's fixed
 /// cost per string) were a fifth of a ULID's time.
 pub const MAX_TEXT_RUN: u32 = 1024;
+
+/// Every error code a binding or the JS layer raises, with the public error
+/// class (`npm/src/errors.js`) it belongs to, grouped by class. The core's
+/// codes (`Error::code`), the lease crate's (`snowmint_lease::Code`) and the
+/// JS layer's own; tests in each crate and in `tests/node/protocol.test.js`
+/// check that none is missing.
+pub const ERROR_CODES: &[(&str, &str)] = &[
+    ("ERR_PARSE", "InvalidIdError"),
+    ("ERR_WORKER_ID_RANGE", "ConfigError"),
+    ("ERR_INVALID_LAYOUT", "ConfigError"),
+    ("ERR_EPOCH_IN_FUTURE", "ConfigError"),
+    ("ERR_INVALID_OPTION", "ConfigError"),
+    ("ERR_NO_WORKER_ID", "ConfigError"),
+    ("ERR_WORKER_ID_IN_USE", "ConfigError"),
+    ("ERR_CLOCK_BACKWARDS", "ClockError"),
+    ("ERR_CLOCK_WOULD_WAIT", "ClockError"),
+    ("ERR_CLOCK_SKEW", "ClockError"),
+    ("ERR_TIME_OVERFLOW", "ClockError"),
+    ("ERR_TIME_BEFORE_EPOCH", "ClockError"),
+    ("ERR_INVALID_ARG_TYPE", "ArgumentError"),
+    ("ERR_INVALID_ARG_VALUE", "ArgumentError"),
+    ("ERR_INVALID_COUNT", "ArgumentError"),
+    ("ERR_LEASE_LOST", "LeaseError"),
+    ("ERR_LEASE_UNAVAILABLE", "LeaseError"),
+    ("ERR_LEASE_EXPIRED", "LeaseError"),
+    ("ERR_LEASE_RELEASED", "LeaseError"),
+    ("ERR_LEASE_IN_USE", "LeaseError"),
+    ("ERR_LEASE_TIMEOUT", "LeaseError"),
+    ("ERR_LEASE_IO", "LeaseError"),
+    ("ERR_LEASE_DIR_UNSAFE", "LeaseError"),
+    ("ERR_SEQUENCE_OPTION", "SequenceError"),
+    ("ERR_SEQUENCE_NAME", "SequenceError"),
+    ("ERR_SEQUENCE_STORE", "SequenceError"),
+    ("ERR_SEQUENCE_OVERFLOW", "SequenceError"),
+    ("ERR_SEQUENCE_BACKWARDS", "SequenceError"),
+    ("ERR_SEQUENCE_EMPTY", "SequenceError"),
+    ("ERR_SEQUENCE_UNAVAILABLE", "SequenceError"),
+    ("ERR_SEQUENCE_CLOSED", "SequenceError"),
+    ("ERR_UNSUPPORTED_NODE", "SnowmintError"),
+    ("ERR_NO_NATIVE_BINARY", "SnowmintError"),
+    ("ERR_INTERNAL", "SnowmintError"),
+];
+
+/// The public error classes, base class first, in the order of
+/// `npm/src/errors.js`.
+pub const ERROR_CLASSES: [&str; 7] = [
+    "SnowmintError",
+    "InvalidIdError",
+    "ConfigError",
+    "ClockError",
+    "ArgumentError",
+    "LeaseError",
+    "SequenceError",
+];
 
 /// The constants as JSON:
 /// `{"presets":[..],"orders":[..],"clocks":[..],"onBackwards":[..],
@@ -107,6 +163,33 @@ pub fn constants_json() -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::{ERROR_CLASSES, ERROR_CODES};
+
+    #[test]
+    fn every_code_of_the_core_has_one_class() {
+        // Every code `Error::code` can return, read from its source.
+        let source = include_str!("error.rs");
+        let codes = source
+            .split('"')
+            .filter(|s| s.starts_with("ERR_") && !s.contains(' '));
+        for code in codes {
+            assert!(
+                ERROR_CODES.iter().any(|(c, _)| *c == code),
+                "{code} is missing from ERROR_CODES"
+            );
+        }
+        for (i, (code, class)) in ERROR_CODES.iter().enumerate() {
+            assert!(
+                ERROR_CLASSES.contains(class),
+                "{code}: unknown class {class}"
+            );
+            assert!(
+                ERROR_CODES[..i].iter().all(|(c, _)| c != code),
+                "{code} twice"
+            );
+        }
+    }
+
     #[test]
     fn constants_are_json_with_every_name() {
         let v: serde_json::Value = serde_json::from_str(&super::constants_json()).unwrap();

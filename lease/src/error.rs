@@ -123,3 +123,32 @@ impl From<LeaseError> for Error {
         Error::Lease(e)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Code;
+
+    #[test]
+    fn every_code_has_its_public_class_in_the_binding_protocol() {
+        let all = [
+            Code::Unavailable,
+            Code::Lost,
+            Code::DirUnsafe,
+            Code::Released,
+            Code::Io,
+            Code::ClockSkew,
+            Code::NoWorkerId,
+            Code::WorkerIdInUse,
+            Code::InvalidOption,
+        ];
+        for code in all {
+            assert!(
+                snowmint::binding::ERROR_CODES
+                    .iter()
+                    .any(|(c, _)| *c == code.as_str()),
+                "{} is missing from snowmint::binding::ERROR_CODES",
+                code.as_str()
+            );
+        }
+    }
+}

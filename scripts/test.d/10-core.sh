@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The core crate: formatting, lints, every test (in release: the fault tests
+# The core crate: formatting, lints, the binding protocol's generated JS and
+# types up to date, every test (in release: the fault tests
 # mint millions of IDs from four threads), the no_std build, warning-free
 # docs, and a stable compile check of the fuzz targets (fuzzing itself needs
 # nightly features and minutes per target: see docs/fuzz.md).
@@ -13,6 +14,9 @@ cargo fmt --manifest-path bench/index/Cargo.toml -- --check
 
 say "cargo clippy -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
+
+say "binding protocol: npm/index.d.ts and npm/src/errors.js follow the core"
+cargo run -q -p snowmint --example protocol -- --check
 
 say "cargo test -p snowmint (release)"
 cargo test --release -p snowmint
