@@ -321,8 +321,9 @@ export interface IsValidOptions {
   /** A Snowflake must be an ID of this preset's layout. */
   preset?: Preset;
   /**
-   * Accept every spelling `decode` reads (braces, `urn:uuid:`, either case,
-   * Crockford's aliases I/L/O, leading zeros), not only the canonical one. Default false.
+   * Accept every spelling `decode` reads (braces, `urn:uuid:`, the simple form,
+   * Crockford's aliases I/L/O, leading zeros), not only the canonical form. Default false:
+   * the canonical form, in either case for UUIDs, ObjectIds and ULIDs (their encodings ignore case).
    */
   lenient?: boolean;
   /** A UUID must have this version (0 to 15) and the RFC 9562 variant. */

@@ -1,7 +1,10 @@
 //! Validation without errors: whether a text is an ID of a kind, in its
-//! canonical spelling only (strict, the default) or in any spelling the
-//! parsers read (lenient: braces, `urn:uuid:`, either case, Crockford's
-//! aliases, leading zeros). UUIDs must also have a version of RFC 9562
+//! canonical form only (strict, the default) or in any spelling the parsers
+//! read (lenient: braces, `urn:uuid:`, Crockford's aliases, leading zeros).
+//! Case is no part of the form where the encoding ignores it (RFC 9562's
+//! hex, an ObjectId's hex, the ULID spec's base32): strict takes either case
+//! there, as the `uuid` package's `validate` does; KSUID's base62 and
+//! TypeID's suffix (lowercase by its spec) have one spelling. UUIDs must also have a version of RFC 9562
 //! (1 to 8) and its variant, or be the NIL or MAX UUID, as the `uuid`
 //! package's `validate` requires; Snowflakes must fit the preset's layout.
 
@@ -34,7 +37,20 @@ impl Validation {
             Id::Uuid(u) => self.uuid_fits(u),
             _ => true,
         };
-        fits && (self.lenient || self.canonical(&id).as_bytes() == text.as_bytes())
+        fits && (self.lenient || self.in_canonical_form(&id, text))
+    }
+
+    /// Whether `text` is `id`'s canonical text, in either case where case
+    /// carries nothing.
+    fn in_canonical_form(&self, id: &Id, text: &str) -> bool {
+        let canonical = self.canonical(id);
+        let any_case = self.kind != Some(Kind::Human)
+            && matches!(id, Id::Uuid(_) | Id::ObjectId(_) | Id::Ulid(_));
+        if any_case {
+            canonical.as_bytes().eq_ignore_ascii_case(text.as_bytes())
+        } else {
+            canonical.as_bytes() == text.as_bytes()
+        }
     }
 
     fn uuid_fits(&self, u: Uuid) -> bool {
@@ -72,7 +88,7 @@ mod tests {
     }
 
     #[test]
-    fn strict_takes_the_canonical_spelling_only() {
+    fn strict_takes_the_canonical_form_only_in_either_case_where_case_carries_nothing() {
         let v7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f";
         let lenient = Validation {
             lenient: true,
@@ -80,10 +96,11 @@ mod tests {
         };
         for (text, canonical) in [
             (v7, true),
-            ("017F22E2-79B0-7CC3-98C4-DC0C0C07398F", false),
+            ("017F22E2-79B0-7CC3-98C4-DC0C0C07398F", true),
             ("{017f22e2-79b0-7cc3-98c4-dc0c0c07398f}", false),
             ("01ARZ3NDEKTSV4RRFFQ69G5FAV", true),
-            ("01arz3ndektsv4rrffq69g5fav", false),
+            ("01arz3ndektsv4rrffq69g5fav", true),
+            ("0ujtsYcgvSTl8PAuAdqWYSMnLOv", true),
             ("O1ARZ3NDEKTSV4RRFFQ69G5FAV", false),
             ("175928847299117063", true),
             ("0175928847299117063", false),
@@ -92,6 +109,8 @@ mod tests {
             assert!(lenient.accepts(text), "{text}");
         }
         assert!(!lenient.accepts("01ARZ3NDEKTSV4RRFFQ69G5FAU"));
+        // TypeID's spec wants its suffix lowercase: no other spelling at all.
+        assert!(!lenient.accepts("user_01H455VB4PEX5VSKNK084SN02Q"));
         assert!(!strict(Some(Kind::Ulid)).accepts(v7));
     }
 

@@ -687,10 +687,11 @@ def case(name, input_, strict, lenient, kind=None, preset=None, version=None):
 def validity():
     v7 = "017f22e2-79b0-7cc3-98c4-dc0c0c07398f"
     return [
-        # UUID: canonical is lowercase hyphenated; versions 1-8 with variant 10, or NIL/MAX.
+        # UUID: canonical is hyphenated, hex in either case (RFC 9562: case-insensitive
+        # on input); versions 1-8 with variant 10, or NIL/MAX.
         case("uuid-canonical", v7, True, True, "uuid"),
         case("uuid-detected", v7, True, True),
-        case("uuid-uppercase", v7.upper(), False, True, "uuid"),
+        case("uuid-uppercase", v7.upper(), True, True, "uuid"),
         case("uuid-simple", v7.replace("-", ""), False, True, "uuid"),
         case("uuid-braced", "{" + v7 + "}", False, True, "uuid"),
         case("uuid-urn", "urn:uuid:" + v7, False, True, "uuid"),
@@ -705,10 +706,10 @@ def validity():
         case("uuid-v3", "5df41881-3aed-3515-88a7-2f4a814cf09e", True, True, "uuid", version=3),
         case("uuid-bad-hex", "017f22e2-79b0-7cc3-98c4-dc0c0c07398g", False, False, "uuid"),
         case("uuid-as-ulid", v7, False, False, "ulid"),
-        # ULID: canonical is uppercase; Crockford's aliases and lowercase are lenient.
+        # ULID: canonical in either case (the spec: case-insensitive); Crockford's aliases are lenient.
         case("ulid-canonical", "01ARZ3NDEKTSV4RRFFQ69G5FAV", True, True, "ulid"),
         case("ulid-detected", "01ARZ3NDEKTSV4RRFFQ69G5FAV", True, True),
-        case("ulid-lowercase", "01arz3ndektsv4rrffq69g5fav", False, True, "ulid"),
+        case("ulid-lowercase", "01arz3ndektsv4rrffq69g5fav", True, True, "ulid"),
         case("ulid-aliases", "OIARZ3NDEKTSV4RRFFQ69G5FAV", False, True, "ulid"),
         case("ulid-letter-u", "01ARZ3NDEKTSV4RRFFQ69G5FAU", False, False, "ulid"),
         case("ulid-overflow", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ", False, False, "ulid"),
@@ -724,9 +725,9 @@ def validity():
         # KSUID: base62 is case-sensitive, one spelling per value.
         case("ksuid-canonical", "0ujtsYcgvSTl8PAuAdqWYSMnLOv", True, True, "ksuid"),
         case("ksuid-overflow", "aWgEPTl1tmebfsQzFP4bxwgy80W", False, False, "ksuid"),
-        # ObjectId: canonical is lowercase hex.
+        # ObjectId: hex in either case.
         case("objectid-canonical", "507f1f77bcf86cd799439011", True, True, "objectid"),
-        case("objectid-uppercase", "507F1F77BCF86CD799439011", False, True, "objectid"),
+        case("objectid-uppercase", "507F1F77BCF86CD799439011", True, True, "objectid"),
         case("objectid-short", "507f1f77bcf86cd79943901", False, False, "objectid"),
         # TypeID: one spelling.
         case("typeid-canonical", "user_01h455vb4pex5vsknk084sn02q", True, True, "typeid"),
