@@ -1,0 +1,50 @@
+# The suites of scripts/test.d/ by name (the file name without its number),
+# and what each needs first: its set-up parts (scripts/setup.d/) and build
+# parts (scripts/build.d/). `scripts/test.sh SUITE...` runs only those; the
+# bare command runs every part. Sourced by scripts/test.sh.
+#
+# For a change in...              run
+#   core/                         core (then node, wasm: the bindings follow it)
+#   lease/, npm/src/lease/        lease
+#   node/, npm/src/ (not lease)   node
+#   wasm/, npm/src/wasm-*.js      wasm, browser
+#   npm/src/sequence/             sequence
+#   npm/src/json.js               json
+#   npm/package.json, packaging   pack, platforms
+#   docs/, README.md              node (the README's tested examples), lease (docs/deploy.md's)
+declare -A SUITE_SETUP=(
+  [core]="10-toolchain"
+  [msrv]="10-toolchain"
+  [lint]="10-toolchain"
+  [node]="10-toolchain 30-wasm"
+  [wasm]="10-toolchain 30-wasm"
+  [pack]="10-toolchain 30-wasm 70-cross"
+  [platforms]="10-toolchain 30-wasm 70-cross 72-node-builds"
+  [runtimes]="10-toolchain 30-wasm 70-cross 72-node-builds 74-runtimes"
+  [lease]="10-toolchain 30-wasm 50-lease 55-zookeeper"
+  [bounds]="10-toolchain 30-wasm 80-postgres"
+  [sequence]="10-toolchain 30-wasm 50-lease 55-sequence 80-postgres"
+  [json]="10-toolchain 30-wasm 60-chromium 72-node-builds"
+  [browser]="10-toolchain 30-wasm 60-chromium"
+  [bench-index]="10-toolchain 80-postgres"
+  [wasm-size]="10-toolchain 30-wasm"
+)
+declare -A SUITE_BUILD=(
+  [core]=""
+  [msrv]=""
+  [lint]=""
+  [node]="10-entries 15-wasm 20-node"
+  [wasm]="10-entries 15-wasm 20-node"
+  [pack]="10-entries 15-wasm 20-node 25-cross"
+  [platforms]="10-entries 15-wasm 20-node 25-cross"
+  [runtimes]="10-entries 15-wasm 20-node 25-cross"
+  [lease]="10-entries 15-wasm 20-node"
+  [bounds]="10-entries 15-wasm 20-node"
+  [sequence]="10-entries 15-wasm 20-node"
+  [json]="10-entries 15-wasm 20-node"
+  [browser]="10-entries 15-wasm 20-node"
+  [bench-index]=""
+  [wasm-size]="10-entries 15-wasm"
+)
+# Suites that need every platform package cross-compiled, not only this machine's.
+ALL_PLATFORMS_SUITES=" platforms runtimes "
