@@ -308,8 +308,14 @@ export function decode(id: bigint | string, options?: DecodeOptions): DecodedId;
 export function ulidToUuid(ulid: string): string;
 export function uuidToUlid(uuid: string): string;
 export function isUuid(text: unknown): boolean;
-/** The version nibble of a UUID. */
-export function uuidVersion(uuid: string): number;
+/** A UUID's version nibble as written: 1 to 8 are RFC 9562's versions; 0, 15 (NIL, MAX) and 9 to 14 are not versions it defines. */
+export type UuidVersionNibble = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15;
+/**
+ * The version nibble of any text decode reads as a UUID, whatever it holds (the `uuid` package's
+ * version() throws for what its validate() refuses): check `isValid(text, { kind: 'uuid' })` first
+ * where only RFC 9562's versions will do.
+ */
+export function uuidVersion(uuid: string): UuidVersionNibble;
 /** The human-friendly form: lowercase Crockford base32 in dash groups of four from the right. */
 export function toHuman(id: bigint | string, options?: { groups?: number }): string;
 /** Reads the human form back: a Snowflake as bigint, a 128-bit ID as ULID text. */
@@ -351,7 +357,12 @@ export interface FromBytesOptions {
   /** A TypeID's prefix (default: none). */
   prefix?: string;
 }
-/** The ID of `kind` with these bytes, in its canonical text; a Snowflake as a bigint. */
+/**
+ * The ID of `kind` with these bytes, in its canonical text; a Snowflake as a bigint. The inverse of
+ * toBytes for any bytes of the right length: a 'uuid' keeps all 128 bits, so Microsoft-variant GUIDs
+ * and non-RFC values round-trip rather than throw (`isValid(text, { kind: 'uuid' })` says whether the
+ * result is an RFC 9562 UUID).
+ */
 export function fromBytes(bytes: Uint8Array, kind: 'snowflake', options?: FromBytesOptions): bigint;
 export function fromBytes<P extends string>(bytes: Uint8Array, kind: 'typeid', options: FromBytesOptions & { prefix: P }): `${P}_${string}`;
 export function fromBytes(bytes: Uint8Array, kind: Exclude<IdKind, 'snowflake' | 'human'>, options?: FromBytesOptions): string;

@@ -45,6 +45,11 @@ test('times outside a kind are typed errors; bad time arguments are argument err
   const s = new sm.Snowflake({ preset: 'twitter' });
   throwsCode(assert, () => s.at(1_000_000_000_000), sm.ClockError, 'ERR_TIME_BEFORE_EPOCH');
   throwsCode(assert, () => s.at(T, { sequence: 4096 }), sm.ArgumentError, 'ERR_INVALID_ARG_VALUE', /sequence 4096 .* 0 to 4095/);
+  // Below or beside any range: the same words, the layout's range.
+  for (const bad of [-1, 1.5, 2 ** 53]) {
+    throwsCode(assert, () => s.at(T, { sequence: bad }), sm.ArgumentError, 'ERR_INVALID_ARG_VALUE', new RegExp(`sequence ${bad} is out of range: this layout allows 0 to 4095`));
+  }
+  throwsCode(assert, () => new sm.Snowflake({ preset: 'sonyflake', workerId: 1 }).at(T, { sequence: -1 }), sm.ArgumentError, 'ERR_INVALID_ARG_VALUE', /0 to 255$/);
 });
 
 test('Snowflake#at: the worker and sequence given, at the time given', () => {

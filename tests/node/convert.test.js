@@ -147,3 +147,18 @@ test('more UUIDs: typed errors', () => {
   throwsCode(assert, () => sm.uuidv3(42, sm.NAMESPACES.DNS), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /name must be a Uint8Array/);
   throwsCode(assert, () => sm.uuidv3('x'), sm.ArgumentError, 'ERR_INVALID_ARG_TYPE', /namespace must be a string/);
 });
+
+test('uuidVersion gives the nibble as written, fromBytes keeps all 128 bits: isValid says what RFC 9562 defines', () => {
+  const v9 = '00000000-0000-9000-8000-000000000000';
+  assert.equal(sm.uuidVersion(v9), 9);
+  assert.equal(sm.isValid(v9, { kind: 'uuid' }), false);
+  assert.equal(sm.uuidVersion(sm.NIL), 0);
+  assert.equal(sm.uuidVersion(sm.MAX), 15);
+  // A Microsoft-variant GUID (variant bits 110): it round-trips, and is no RFC 9562 UUID.
+  const guid = unhex('017f22e279b07cc3c8c4dc0c0c07398f');
+  const text = sm.fromBytes(guid, 'uuid');
+  assert.equal(text, '017f22e2-79b0-7cc3-c8c4-dc0c0c07398f');
+  assert.deepEqual(sm.toBytes(text), guid);
+  assert.equal(sm.isValid(text, { kind: 'uuid' }), false);
+  assert.equal(sm.isValid(text, { kind: 'uuid', lenient: true }), false);
+});

@@ -7,7 +7,7 @@
 // unique through its random bits, not by order.
 
 import { ArgumentError, makeError } from '../errors.js';
-import { call, checkOptions, stringArg, typeError, uintOption } from './checks.js';
+import { call, checkOptions, isUint, stringArg, typeError } from './checks.js';
 
 /** Unix ms of a `time` argument: an integer number of Unix ms, or a Date. */
 export function timeArg(what, v) {
@@ -52,7 +52,13 @@ export function createAt(backend, { toSpec, idText }) {
   /** The Snowflake of `spec` (with its worker ID) at `time` with `options.sequence` (default 0). */
   function snowflakeAt(spec, time, options) {
     const o = checkOptions('at() options', options, ['sequence']);
-    const sequence = uintOption('sequence', o.sequence, 0, 'ERR_INVALID_ARG_VALUE');
+    const sequence = o.sequence ?? 0;
+    if (typeof sequence !== 'number') throw typeError('sequence', 'an integer number', sequence);
+    if (!isUint(sequence)) {
+      // Out of any layout's range (negative, fractional, unsafe): the range named is the layout's, as the core names it above.
+      const max = 2 ** call(() => backend.layoutOf(spec)).sequenceBits - 1;
+      throw makeError('ERR_INVALID_ARG_VALUE', `sequence ${sequence} is out of range: this layout allows 0 to ${max}`);
+    }
     const ms = timeArg('time', time);
     return call(() => backend.snowflakeAt(spec, ms, undefined, sequence));
   }
