@@ -197,27 +197,41 @@ export function createApi(backend, host = {}) {
   }
 
   class Snowflake {
-    #src;
+    #src = null;
+    #start;
     #decode;
     #spec;
     /**
      * A generator of its own (options as for configure()). Without a worker
      * ID it decodes, and `at()` gives worker ID 0's IDs, but minting throws
      * ConfigError ERR_NO_WORKER_ID (no silent worker 0); a TestClock's
-     * generator is a test's and mints on worker ID 0.
+     * generator is a test's and mints on worker ID 0. An explicit worker ID
+     * is locked at the first ID, so a generator built to decode, or for
+     * `at()`, locks nothing.
      */
     constructor(options) {
       const { spec, clockHandle, lease: need, layout } = toSpec(options);
       const refused = need !== null && need.kind === 'zero' && !need.trustLocal;
-      const lease = refused ? null : leaseOf(need, false);
-      this.#spec = () => leased(spec, lease);
-      this.#src = refused ? null : new IdSource(() => call(() => backend.snowflakeNew(leased(spec, lease), clockHandle)), lease);
+      const source = (lease) => new IdSource(() => call(() => backend.snowflakeNew(leased(spec, lease), clockHandle)), lease);
+      if (refused) this.#start = null;
+      else if (need !== null && need.kind === 'explicit') {
+        // Checked now, as every generator is (worker ID range, epoch); locked at the first ID.
+        call(() => backend.snowflakeNew(spec, clockHandle));
+        this.#start = () => source(leaseOf(need, false));
+      } else {
+        const lease = leaseOf(need, false);
+        this.#src = source(lease);
+        this.#spec = () => leased(spec, lease);
+      }
+      this.#spec ??= () => spec;
       this.#decode = snowflakeDecoder(layout, spec.layout ? undefined : spec.preset);
       this.layout = layout;
     }
-    /** The generator's source of IDs; throws for one without a worker ID. */
+    /** The generator's source of IDs, started at the first ID; throws for one without a worker ID. */
     #source() {
-      if (this.#src === null) throw noWorkerId();
+      if (this.#src !== null) return this.#src;
+      if (this.#start === null) throw noWorkerId();
+      this.#src = this.#start();
       return this.#src;
     }
     /** The worker ID (a lease's, which can change when a lost lease is re-acquired). */

@@ -1,13 +1,27 @@
 // Public error classes. Every error the package throws is a SnowmintError
 // (an Error) with a stable `code`; the class groups codes by what went wrong.
 
+/** Marks snowmint's errors across copies of this module (see hasInstance). */
+const BRAND = Symbol.for('snowmint.SnowmintError');
+
 export class SnowmintError extends Error {
   /** @param {string} code @param {string} message @param {ErrorOptions} [options] */
   constructor(code, message, options) {
     super(message, options);
     this.code = code;
   }
+  /**
+   * `instanceof` across copies of the package (the dual-package hazard: an
+   * error from `require('snowmint')` meets a class from `import`): an error
+   * of any copy is an instance of the class of the same name.
+   */
+  static [Symbol.hasInstance](v) {
+    if (Function.prototype[Symbol.hasInstance].call(this, v)) return true;
+    if (v === null || typeof v !== 'object' || v[BRAND] !== true) return false;
+    return this.prototype.name === 'SnowmintError' || v.name === this.prototype.name;
+  }
 }
+SnowmintError.prototype[BRAND] = true;
 
 /** A text or value that is not a valid ID (ERR_PARSE). */
 export class InvalidIdError extends SnowmintError {}

@@ -50,3 +50,26 @@ test("require('snowmint') and require('snowmint/json')", () => {
   );
   assert.equal(json.stringify({ id: 12345678901234567890n }), '{"id":"12345678901234567890"}');
 });
+
+test("the dual-package hazard: an error of require('snowmint') is an instance of import('snowmint')'s class of its name, and of no other", async () => {
+  const cjs = load('');
+  const esm = await import(new URL('node.js', SRC).href);
+  assert.notEqual(cjs.InvalidIdError, esm.InvalidIdError, 'two copies, as an app that mixes require and import gets');
+  let fromCjs;
+  try {
+    cjs.decode('x');
+  } catch (e) {
+    fromCjs = e;
+  }
+  assert.ok(fromCjs instanceof esm.InvalidIdError && fromCjs instanceof esm.SnowmintError);
+  assert.ok(!(fromCjs instanceof esm.ConfigError) && !(fromCjs instanceof esm.ClockError));
+  let fromEsm;
+  try {
+    esm.configure({ workerId: -1 });
+  } catch (e) {
+    fromEsm = e;
+  }
+  assert.ok(fromEsm instanceof cjs.ConfigError && !(fromEsm instanceof cjs.InvalidIdError));
+  // Not every Error with a code: only snowmint's.
+  assert.ok(!(Object.assign(new Error('x'), { code: 'ERR_PARSE', name: 'InvalidIdError' }) instanceof esm.InvalidIdError));
+});
