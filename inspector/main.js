@@ -27,7 +27,10 @@ function anatomy(rec, text) {
         ['sequence', l.sequenceBits],
       ];
       if (l.order === 'sequence-worker') tail.reverse();
-      return { bits: rec.id.toString(2).padStart(64, '0'), fields: [['sign', 1], ['time', l.timeBits], ...tail] };
+      // The fields the layout has: a sign bit only where it leaves the top bit unused (not Discord's 42-bit time), no empty worker field (Mastodon).
+      const sign = 64 - l.timeBits - l.workerBits - l.sequenceBits;
+      const fields = [['sign', sign], ['time', l.timeBits], ...tail].filter(([, width]) => width > 0);
+      return { bits: rec.id.toString(2).padStart(64, '0'), fields };
     }
     case 'ulid':
       return {

@@ -1,7 +1,8 @@
 // The ID inspector (inspector/, built into inspector/dist/), opened from disk
 // in a browser context with the network off: the Discord docs' ID with the
-// Discord preset shows its documented time; every mint button works; a
-// screenshot lands in tmp/inspector-discord.png.
+// Discord preset shows its documented time; every mint button works; each
+// preset's bit picture follows its layout; a screenshot lands in
+// tmp/inspector-discord.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -51,6 +52,20 @@ test('the inspector decodes a Discord ID and mints every kind, offline from file
         assert.equal(await page.locator('#fields tr').first().innerText(), `kind\t${kind}`, button);
         assert.equal(await page.locator('#bits span').count(), bits, button);
       }
+      // Each preset's picture is its layout: the legend's widths add up to 64, a sign bit only where the layout leaves one.
+      const legends = {};
+      for (const preset of ['twitter', 'discord', 'instagram', 'sonyflake', 'mastodon']) {
+        await page.selectOption('#preset', preset);
+        await page.getByRole('button', { name: 'Snowflake', exact: true }).click();
+        legends[preset] = (await page.locator('#legend span').allTextContents()).join(' ');
+      }
+      assert.deepEqual(legends, {
+        twitter: 'sign (1) time (41) worker (10) sequence (12)',
+        discord: 'time (42) worker (10) sequence (12)',
+        instagram: 'time (41) worker (13) sequence (10)',
+        sonyflake: 'sign (1) time (39) sequence (8) worker (16)',
+        mastodon: 'time (48) sequence (16)',
+      });
       assert.deepEqual(errors, []);
     } finally {
       await context.close();
