@@ -177,9 +177,12 @@ const dupes = [
 ];
 for (const [name, d] of dupes) console.log(`  duplicates in 400,000 from ${name}: ${d}`);
 results.push({ goal: 'snowmint nextId(): 0 duplicates', got: String(dupes[0][1]), met: dupes[0][1] === 0 });
-sm.configure({ workerId: 1 });
+// lease: 'none': an explicit worker ID without its host lock (checked per run like a lease's); the baseline may predate the option.
+sm.configure({ workerId: 1, lease: 'none' });
 baseline?.configure({ workerId: 2 });
-report('The refill: the first nextId() of a millisecond, configure({ workerId }) (no lease)', refill());
+report("The refill: the first nextId() of a millisecond, configure({ workerId, lease: 'none' }) (no lock)", refill());
+sm.configure({ workerId: 3 });
+report('The refill: the first nextId() of a millisecond, configure({ workerId }) (its host lock checked per run)', refill());
 
 // --- 2. sustained throughput against the layout's cap -----------------------
 const SUSTAIN = `

@@ -82,6 +82,17 @@ pub const ERROR_CLASSES: [&str; 7] = [
     "SequenceError",
 ];
 
+/// The `groups` of a short human form as a binding receives it (a JS
+/// number): a whole number is passed on for [`crate::Id::to_human`] to
+/// judge; anything else (1.5, -1, NaN) is refused as it would refuse 0.
+pub fn human_groups(groups: f64) -> Result<usize, crate::Error> {
+    if groups.fract() == 0.0 && groups >= 0.0 {
+        Ok(groups.min(usize::MAX as f64) as usize)
+    } else {
+        Err(crate::Error::HumanGroups)
+    }
+}
+
 /// The constants as JSON:
 /// `{"presets":[..],"orders":[..],"clocks":[..],"onBackwards":[..],
 /// "onExhausted":[..],"kinds":[..],"timedKinds":[..],"workerParts":[..],

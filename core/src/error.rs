@@ -232,6 +232,9 @@ pub enum Error {
     },
     /// The human-friendly form exists for Snowflakes and 128-bit IDs only.
     NoHumanForm { kind: Kind },
+    /// A short human form of no groups (0, or not a whole number), or more
+    /// than any ID has (7).
+    HumanGroups,
     /// A UUID conversion was given a UUID of another version.
     UuidVersion { expected: u8, found: u8 },
     /// An operation or option that does not apply to this kind of ID.
@@ -292,6 +295,7 @@ impl Error {
             Error::InvalidCount { .. } => "ERR_INVALID_COUNT",
             Error::UnknownName { .. } => "ERR_INVALID_OPTION",
             Error::NoHumanForm { .. } => "ERR_INVALID_ARG_VALUE",
+            Error::HumanGroups => "ERR_INVALID_ARG_VALUE",
             Error::UuidVersion { .. } => "ERR_INVALID_ARG_VALUE",
             Error::NotApplicable { .. } => "ERR_INVALID_ARG_VALUE",
             Error::FieldOutOfRange { .. } => "ERR_WORKER_ID_RANGE",
@@ -399,6 +403,9 @@ impl fmt::Display for Error {
                     "the human form is defined for Snowflakes and 128-bit IDs (ULID, UUID, TypeID), not for a ",
                     kind.name(),
                 ],
+            ),
+            Error::HumanGroups => f.write_str(
+                "groups must be an integer from 1 to 7: the groups of four digits to keep, from the right (a 128-bit ID has 7, a Snowflake 4)",
             ),
             Error::UuidVersion { expected, found } => put(
                 f,

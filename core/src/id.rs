@@ -29,8 +29,12 @@ pub enum Id {
 impl Id {
     /// The human-friendly form ([`base32::to_human`](crate::base32::to_human)):
     /// 13 digits for a Snowflake, 26 for a ULID, UUID or TypeID (its UUID);
-    /// `groups` keeps only the last groups. Other kinds have none.
+    /// `groups` keeps only the last groups: 1 to 7 (more than the ID has keeps
+    /// them all), else [`Error::HumanGroups`]. Other kinds have none.
     pub fn to_human(&self, groups: Option<usize>) -> Result<IdText<32>, Error> {
+        if groups.is_some_and(|g| !(1..=7).contains(&g)) {
+            return Err(Error::HumanGroups);
+        }
         let (value, digits) = match *self {
             Id::Snowflake(v) => (v.into(), 13),
             Id::Ulid(u) => (u.0, 26),

@@ -396,6 +396,20 @@ fn human_vectors() {
                 str(short, "text"),
                 "{name}: {groups} groups"
             );
+            assert_eq!(
+                id.to_human(Some(groups)).as_deref(),
+                Ok(str(short, "text")),
+                "{name}: {groups} groups"
+            );
+        }
+        for groups in v["refusedGroups"].as_array().unwrap() {
+            let groups = groups.as_u64().unwrap() as usize;
+            let refused = id.to_human(Some(groups)).map(|t| t.to_string());
+            assert_eq!(
+                refused.map_err(|e| e.code()),
+                Err("ERR_INVALID_ARG_VALUE"),
+                "{name}: {groups} groups"
+            );
         }
         for input in strings(&v, "inputs") {
             assert_eq!(

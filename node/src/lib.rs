@@ -443,8 +443,11 @@ pub fn uuid_to_ulid(text: String) -> Result<String> {
 }
 
 #[napi(catch_unwind)]
-pub fn to_human(text: String, groups: Option<u32>) -> Result<String> {
-    let groups = groups.map(|g| g as usize);
+pub fn to_human(text: String, groups: Option<f64>) -> Result<String> {
+    let groups = groups
+        .map(snowmint::binding::human_groups)
+        .transpose()
+        .map_err(core_err)?;
     Ok(parse(&text, None)?
         .to_human(groups)
         .map_err(core_err)?

@@ -398,16 +398,9 @@ export function createApi(backend, host = {}) {
   function toHuman(id, options) {
     const o = checkOptions('toHuman() options', options, ['groups']);
     if (typeof id !== 'bigint' && typeof id !== 'string') throw idTypeError(id);
-    let groups = null;
-    if (o.groups !== undefined) {
-      // Groups of four digits kept from the right: a 128-bit ID has 7; 0 would keep nothing.
-      if (typeof o.groups !== 'number') throw typeError('groups', 'an integer number', o.groups);
-      if (!Number.isInteger(o.groups) || o.groups < 1 || o.groups > 7) {
-        throw new ArgumentError('ERR_INVALID_ARG_VALUE', `groups must be an integer from 1 to 7 (the groups of four digits to keep, from the right), got ${o.groups}`);
-      }
-      groups = o.groups;
-    }
-    return call(() => backend.toHuman(String(id), groups));
+    // The core judges the number (1 to 7: core/src/binding.rs human_groups).
+    if (o.groups !== undefined && typeof o.groups !== 'number') throw typeError('groups', 'an integer number', o.groups);
+    return call(() => backend.toHuman(String(id), o.groups ?? null));
   }
 
   function fromHuman(text) {

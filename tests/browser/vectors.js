@@ -81,6 +81,15 @@ export async function checkVectors(sm, baseUrl) {
     const id = v.kind === 'snowflake' ? BigInt(v.id) : v.id;
     eq(sm.toHuman(id), v.human, v.name);
     for (const s of v.short) eq(sm.toHuman(id, { groups: s.groups }), s.text, `${v.name} ${s.groups}`);
+    for (const groups of v.refusedGroups) {
+      let code = null;
+      try {
+        sm.toHuman(id, { groups });
+      } catch (e) {
+        code = e.code;
+      }
+      eq(code, 'ERR_INVALID_ARG_VALUE', `${v.name} ${groups} groups`);
+    }
     for (const input of v.inputs) eq(sm.fromHuman(input), id, `${v.name} ${input}`);
   }
   for (const v of await load('typeid/valid.json')) {

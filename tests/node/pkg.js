@@ -1,7 +1,20 @@
 // What the tests run against: the repository's npm/ sources, or (pack test)
 // the installed package named by SNOWMINT_PACKAGE, exactly as a user imports it.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+// A lease directory of this test file's own (its children inherit it): the
+// files of a run may execute side by side (node --test runs them in parallel
+// on more cores), and explicit worker IDs are locked per host, so two files
+// on `workerId: 1` would refuse each other (ERR_WORKER_ID_IN_USE), as two
+// processes of an app should. Tests of leases across processes set their own.
+if (!process.env.SNOWMINT_LEASE_DIR) {
+  const leaseRoot = mkdtempSync(path.join(tmpdir(), 'snowmint-test-leases-'));
+  process.env.SNOWMINT_LEASE_DIR = path.join(leaseRoot, 'leases');
+  process.once('exit', () => rmSync(leaseRoot, { recursive: true, force: true }));
+}
 
 export const PACKAGE = process.env.SNOWMINT_PACKAGE ?? new URL('../../npm/src/node.js', import.meta.url).href;
 export const CLI = process.env.SNOWMINT_CLI ?? fileURLToPath(new URL('../../npm/bin/snowmint.js', import.meta.url));

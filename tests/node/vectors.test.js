@@ -87,6 +87,7 @@ test('human form vectors: full and short forms, tolerant read-back', () => {
     const id = v.kind === 'snowflake' ? BigInt(v.id) : v.id;
     assert.equal(sm.toHuman(id), v.human, v.name);
     for (const s of v.short) assert.equal(sm.toHuman(id, { groups: s.groups }), s.text, `${v.name} ${s.groups}`);
+    for (const groups of v.refusedGroups) assert.throws(() => sm.toHuman(id, { groups }), { name: 'ArgumentError', code: 'ERR_INVALID_ARG_VALUE' }, `${v.name} ${groups}`);
     for (const input of v.inputs) assert.equal(sm.fromHuman(input), id, `${v.name} ${input}`);
   }
 });

@@ -520,7 +520,10 @@ def human_entry(name, kind, id_text, value, digits, aliases):
         "id": id_text,
         "digits": digits,
         "human": full,
-        "short": [{"groups": g, "text": human(value, digits, g)} for g in (1, 2, 3)],
+        # Groups to keep, from the right; more than the ID has keeps all of them (a Snowflake has 4).
+        "short": [{"groups": g, "text": human(value, digits, g)} for g in (1, 2, 3, 7)],
+        # Refused (ERR_INVALID_ARG_VALUE) for every kind: 0 would keep nothing, a 128-bit ID has 7.
+        "refusedGroups": [0, 8],
         "inputs": list(dict.fromkeys([full, full.upper(), full.replace("-", "")] + aliases)),
     }
 

@@ -35,8 +35,11 @@ pub fn decode_text(text: &str, kind: Option<String>) -> Result<Object, JsValue> 
 
 /// The human form of an ID's text (a decimal Snowflake or a 128-bit ID).
 #[wasm_bindgen(js_name = toHuman)]
-pub fn to_human(text: &str, groups: Option<u32>) -> Result<String, JsValue> {
-    let groups = groups.map(|g| g as usize);
+pub fn to_human(text: &str, groups: Option<f64>) -> Result<String, JsValue> {
+    let groups = groups
+        .map(snowmint::binding::human_groups)
+        .transpose()
+        .map_err(core_error)?;
     let id = Id::parse(text, None).map_err(core_error)?;
     let human = id.to_human(groups).map_err(core_error)?;
     Ok(human.as_str().to_owned())
