@@ -1,7 +1,7 @@
 // Public error classes. Every error the package throws is a SnowmintError
 // (an Error) with a stable `code`; the class groups codes by what went wrong.
 
-/** Marks snowmint's errors across copies of this module (see hasInstance). */
+/** Marks snowmint's errors across copies of this module (the Symbol.hasInstance below). */
 const BRAND = Symbol.for('snowmint.SnowmintError');
 
 export class SnowmintError extends Error {
@@ -9,16 +9,6 @@ export class SnowmintError extends Error {
   constructor(code, message, options) {
     super(message, options);
     this.code = code;
-  }
-  /**
-   * `instanceof` across copies of the package (the dual-package hazard: an
-   * error from `require('snowmint')` meets a class from `import`): an error
-   * of any copy is an instance of the class of the same name.
-   */
-  static [Symbol.hasInstance](v) {
-    if (Function.prototype[Symbol.hasInstance].call(this, v)) return true;
-    if (v === null || typeof v !== 'object' || v[BRAND] !== true) return false;
-    return this.prototype.name === 'SnowmintError' || v.name === this.prototype.name;
   }
 }
 SnowmintError.prototype[BRAND] = true;
@@ -80,8 +70,18 @@ export const CLASS_NAMES = Object.freeze(['SnowmintError', 'InvalidIdError', 'Co
 
 /** The classes by name; a minifier renames classes, never property keys. */
 const CLASSES = { SnowmintError, InvalidIdError, ConfigError, ClockError, ArgumentError, LeaseError, SequenceError };
-// `err.name` is the class's name, also in a minified bundle (not `constructor.name`, which a minifier shortens).
-for (const name of CLASS_NAMES) Object.defineProperty(CLASSES[name].prototype, 'name', { value: name, writable: true, configurable: true });
+for (const name of CLASS_NAMES) {
+  const Class = CLASSES[name];
+  // `err.name` is the class's name, also in a minified bundle (not `constructor.name`, which a minifier shortens).
+  Object.defineProperty(Class.prototype, 'name', { value: name, writable: true, configurable: true });
+  // `instanceof` across copies of the package (the dual-package hazard: an error
+  // from `require('snowmint')` meets a class from `import`): an error of any
+  // copy is an instance of the class of the same name.
+  const own = Function.prototype[Symbol.hasInstance].bind(Class);
+  Object.defineProperty(Class, Symbol.hasInstance, {
+    value: (v) => own(v) || (v !== null && typeof v === 'object' && v[BRAND] === true && (name === 'SnowmintError' || v.name === name)),
+  });
+}
 const CLASS_OF_CODE = Object.fromEntries(Object.entries(CLASS_NAME_OF_CODE).map(([code, name]) => [code, CLASSES[name]]));
 
 /** The public error for a code (SnowmintError for codes without a class). */
