@@ -14,7 +14,7 @@ use crate::at::TimedKind;
 use crate::clock::{ClockChoice, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS};
 use crate::error::Kind;
 use crate::per_thread::TextKind;
-use crate::snowflake::{FieldOrder, OnBackwards, OnExhausted, Preset};
+use crate::snowflake::{FieldOrder, OnBackwards, OnExhausted, Preset, Run};
 use crate::uuid::Uuid;
 
 /// Smallest run (IDs or texts) a JS thread claims in one call; runs double
@@ -27,6 +27,51 @@ pub const MAX_ID_RUN: u32 = 4096;
 /// Chromium's per-call costs (wasm call, clock reads, TextDecoder's fixed
 /// cost per string) were a fifth of a ULID's time.
 pub const MAX_TEXT_RUN: u32 = 1024;
+
+/// What one claim reports to JavaScript, in a `Float64Array` of
+/// [`Report::LEN`] slots the JS layer owns (a refill crosses the boundary
+/// once, with no object to allocate): the slots by name. Both bindings
+/// write them from [`Report::of_run`]; `examples/protocol.rs` writes the
+/// same names into `npm/src/api/sources.js`.
+pub struct Report;
+
+impl Report {
+    /// How many ms after the call began the clock still read the run's tick
+    /// (`Run::fresh_ms`); for text batches, the one slot they report.
+    pub const FRESH_MS: usize = 0;
+    /// The generator's last minted tick (Unix ms), NaN before its first ID:
+    /// what a worker-ID lease must cover before the run is handed out.
+    pub const HIGH_WATER_MS: usize = 1;
+    /// The default generator's generation the run came from (0 for a
+    /// generator of its own): a run of an older one is dropped.
+    pub const GENERATION: usize = 2;
+    /// For a claim that would have waited: how many ms to wait.
+    pub const WAIT_MS: usize = 3;
+    /// 1 if the run's expiry word was set (the Node addon on Linux), else 0.
+    pub const EXPIRY_WORD_SET: usize = 4;
+    /// The report's length.
+    pub const LEN: usize = 5;
+    /// The slots' names, in order (JavaScript's spelling).
+    pub const NAMES: [&'static str; Report::LEN] = [
+        "freshMs",
+        "highWaterMs",
+        "generation",
+        "waitMs",
+        "expiryWordSet",
+    ];
+
+    /// The slots before [`Report::EXPIRY_WORD_SET`] for a run (a default
+    /// `Run` for a batch over many ticks) of a generator whose high water is
+    /// `high_water_ms`.
+    pub fn of_run(run: &Run, high_water_ms: Option<u64>, generation: u32) -> [f64; 4] {
+        [
+            run.fresh_ms,
+            high_water_ms.map_or(f64::NAN, |ms| ms as f64),
+            generation.into(),
+            run.wait_ms as f64,
+        ]
+    }
+}
 
 /// Every error code a binding or the JS layer raises, with the public error
 /// class (`npm/src/errors.js`) it belongs to, grouped by class. The core's

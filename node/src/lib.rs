@@ -14,6 +14,7 @@ use napi::Either;
 use napi::bindgen_prelude::{BigInt, BigUint64ArraySlice, Float64ArraySlice, Null};
 use napi_derive::napi;
 use snowmint::at::{Pick, TimedKind, new_text_at};
+use snowmint::binding::Report;
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{
     AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Run, Spec,
@@ -177,22 +178,19 @@ impl SnowflakeHandle {
     }
 }
 
-/// timing[4]: 1 if the run's expiry word is set (the kernel clears it when the run expires), else 0.
+/// The report's expiry slot: 1 if the run's expiry word is set (the kernel clears it when the run expires), else 0.
 fn report_expiry(timing: &mut [f64], expires: bool) {
-    if let Some(t) = timing.get_mut(4) {
+    if let Some(t) = timing.get_mut(Report::EXPIRY_WORD_SET) {
         *t = f64::from(u8::from(expires));
     }
 }
 
-/// Writes what a run reports into `timing` (see backend.d.ts).
+/// Writes what a run reports into `timing` (`snowmint::binding::Report`).
 fn report(timing: &mut [f64], run: &Run, high_water_ms: Option<u64>, generation: u32) {
-    let values = [
-        run.fresh_ms,
-        high_water_ms.map_or(f64::NAN, |ms| ms as f64),
-        generation.into(),
-        run.wait_ms as f64,
-    ];
-    for (t, v) in timing.iter_mut().zip(values) {
+    for (t, v) in timing
+        .iter_mut()
+        .zip(Report::of_run(run, high_water_ms, generation))
+    {
         *t = v;
     }
 }
@@ -369,7 +367,7 @@ pub fn mint_text(
     let fresh = TextKind::from_name(&kind)
         .and_then(|kind| snowmint::mint_texts_fresh(kind, count as usize, &mut out))
         .map_err(core_err)?;
-    if let Some(t) = timing.first_mut() {
+    if let Some(t) = timing.get_mut(Report::FRESH_MS) {
         *t = fresh;
     }
     // Texts carry milliseconds: fresh for `fresh` ms and one more.

@@ -6,7 +6,7 @@
 // functions never cross it per ID. One backend call claims a run of
 // consecutive IDs (one tick of a Snowflake, a batch of ULID/UUID texts) into
 // memory JavaScript owns, and JavaScript hands them out. A run is handed out
-// only while the host clock reads from `start` to `start + timing[0] + unitMs`
+// only while the host clock reads from `start` to `start + freshMs + unitMs`
 // (`performance.now()`, or `host.now`), which keeps
 // every ID at most one tick older than the moment it is handed out; runs are
 // claimed in order from one generator, so uniqueness and per-thread order

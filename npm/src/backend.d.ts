@@ -43,21 +43,22 @@ export interface SnowflakeSpec {
  * A Snowflake generator. `fill` is the hot path: ONE call per run claims
  * consecutive IDs in one tick (core `claim_into`), writes them into `out`
  * and reports in `timing` everything api.js needs before handing them out,
- * so a refill crosses the boundary once:
- * - timing[0]: how many ms after the call began the clock still read the
+ * so a refill crosses the boundary once. The slots are the core's
+ * (`snowmint::binding::Report`, written into api/sources.js as constants):
+ * - timing[freshMs]: how many ms after the call began the clock still read the
  *   claimed tick or an earlier one (0 is always a correct answer); api.js
- *   hands the run out only until `start + timing[0] + unitMs`, so no ID is
+ *   hands the run out only until `start + timing[freshMs] + unitMs`, so no ID is
  *   more than one tick old;
- * - timing[1]: the generator's high-water mark (Unix ms of the last tick
+ * - timing[highWaterMs]: the generator's high-water mark (Unix ms of the last tick
  *   minted in), which a worker-ID lease must cover;
- * - timing[2]: the generation of the generator: how many times the
+ * - timing[generation]: the generation of the generator: how many times the
  *   process-wide default generator was installed or replaced (any thread's
  *   configure()), 0 for a generator of its own. When it is not the
  *   generation api.js read `layout()` and `clockKind()` under (between two
  *   equal `generation()` reads), the run is dropped and the layout read again;
- * - timing[3]: 0 after a run; after a `fill` that must not wait and claimed
+ * - timing[waitMs]: 0 after a run; after a `fill` that must not wait and claimed
  *   nothing, how many ms of the clock must pass before it can mint;
- * - timing[4] (when `timing` has 5 entries; native on Linux only): 1 if the
+ * - timing[expiryWordSet] (when `timing` has 5 entries; native on Linux only): 1 if the
  *   run's expiry word (`slot` of `Backend.expiryWords()`) is set, and the
  *   kernel will clear it when the run expires; 0 if not (no word: read the
  *   clock as above).
@@ -68,16 +69,16 @@ export interface SnowflakeHandle {
    * returns count (fewer when the tick has fewer left). Where the generator
    * must wait (a used-up tick, a clock behind the last ID) it waits if `wait`
    * is true (on a test clock it throws ERR_CLOCK_WOULD_WAIT instead); if false it
-   * returns 0, and timing[3] says how many ms of the clock must pass first
+   * returns 0, and timing[waitMs] says how many ms of the clock must pass first
    * (core `claim_into`, `Run::wait_ms`; 0 after a run).
    *
    * `slot` (optional; 0 or absent: none): this thread's expiry word for the
    * run (see `Backend.expiryWords`), cleared before the claim and set after
    * it, with its deadline at the clock reading taken before the claim plus
-   * timing[0] + unitMs, less a safety margin. The wasm backend ignores it.
+   * timing[freshMs] + unitMs, less a safety margin. The wasm backend ignores it.
    */
   fill(out: BigUint64Array, max: number, timing: Float64Array, wait: boolean, slot?: number): number;
-  /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[1] and timing[2] as in `fill` (timing[0] and timing[3] are 0). */
+  /** Fills all of `out` with increasing IDs, over as many ticks as needed; timing[highWaterMs] and timing[generation] as in `fill` (timing[freshMs] and timing[waitMs] are 0). */
   fillAll(out: BigUint64Array, timing: Float64Array): void;
   layout(): LayoutInfo;
   /** The generation as `fill` reports it, read now. */
@@ -149,7 +150,7 @@ export interface Backend {
   /**
    * Expiry words (native on Linux only; absent in the wasm backend): this
    * thread's Int32Array, whose memory the addon owns, or null where this
-   * thread has none (then every claim reports timing[4] 0). A word is set by
+   * thread has none (then every claim reports timing[expiryWordSet] 0). A word is set by
    * a claim given its slot and cleared by a kernel timer's signal on this
    * thread when that run's deadline passes, so a run may be handed out while
    * its word is not 0, without reading the clock. Slot 0 is never set.
@@ -164,9 +165,9 @@ export interface Backend {
 
   /**
    * Mints `count` IDs of a kind and returns their canonical texts
-   * concatenated (every kind has a fixed width). timing[0] as in `fill`,
-   * for the first ID's millisecond (0 for uuidv4); `slot` and timing[4] as
-   * in `fill`, with a run fresh for timing[0] + 1 ms.
+   * concatenated (every kind has a fixed width). timing[freshMs] as in `fill`,
+   * for the first ID's millisecond (0 for uuidv4); `slot` and timing[expiryWordSet] as
+   * in `fill`, with a run fresh for timing[freshMs] + 1 ms.
    */
   mintText(kind: TextKind, count: number, timing: Float64Array, slot?: number): string;
   /** One TypeID with a v7 suffix; throws ERR_PARSE for a bad prefix. */

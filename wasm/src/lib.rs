@@ -54,8 +54,8 @@ std::thread_local! {
 /// the core's `TextKind::NAMES`, has a fixed width), as a view of ASCII
 /// bytes in this module's memory that the caller decodes at once
 /// (wasm-backend.js): a string built here costs a copy, an allocation and
-/// a UTF-8 decode of its own. `timing[0]` as in `fill`, for the ULID and
-/// v7 batches api.js times.
+/// a UTF-8 decode of its own. The report's `freshMs` as in `fill`, for the
+/// ULID and v7 batches api.js times.
 #[wasm_bindgen(js_name = mintBytes)]
 pub fn mint_bytes(
     kind: f64,
@@ -67,7 +67,7 @@ pub fn mint_bytes(
         let fresh = TextKind::from_index(kind)
             .and_then(|kind| snowmint::mint_text_bytes_fresh(kind, count as usize, text))
             .map_err(core_error)?;
-        timing.set_index(0, fresh);
+        timing.set_index(snowmint::binding::Report::FRESH_MS as u32, fresh);
         // SAFETY: the view is read before this module runs again (and so
         // before its memory can grow or the buffer change).
         Ok(unsafe { js_sys::Uint8Array::view(text) })

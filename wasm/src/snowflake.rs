@@ -5,6 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{BigUint64Array, Float64Array, Object};
+use snowmint::binding::Report;
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{
     AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Run, Spec,
@@ -121,12 +122,12 @@ pub struct SnowflakeHandle {
     default: bool,
 }
 
-/// Writes what a run reports into `timing` (see backend.d.ts).
+/// Writes what a run reports into `timing` (`snowmint::binding::Report`).
 fn report(timing: &Float64Array, run: &Run, high_water_ms: Option<u64>, default: bool) {
-    timing.set_index(0, run.fresh_ms);
-    timing.set_index(1, high_water_ms.map_or(f64::NAN, |ms| ms as f64));
-    timing.set_index(2, generation(default).into());
-    timing.set_index(3, run.wait_ms as f64);
+    let values = Report::of_run(run, high_water_ms, generation(default));
+    for (slot, v) in (0u32..).zip(values) {
+        timing.set_index(slot, v);
+    }
 }
 
 /// The generation a handle's runs report (0 for a generator of its own).
