@@ -14,7 +14,7 @@ use crate::at::TimedKind;
 use crate::clock::{ClockChoice, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS};
 use crate::error::Kind;
 use crate::per_thread::TextKind;
-use crate::snowflake::{FieldOrder, OnBackwards, OnExhausted, Preset, Run};
+use crate::snowflake::{CustomLayout, FieldOrder, OnBackwards, OnExhausted, Preset, Run, Spec};
 use crate::uuid::Uuid;
 
 /// Smallest run (IDs or texts) a JS thread claims in one call; runs double
@@ -27,6 +27,110 @@ pub const MAX_ID_RUN: u32 = 4096;
 /// Chromium's per-call costs (wasm call, clock reads, TextDecoder's fixed
 /// cost per string) were a fifth of a ULID's time.
 pub const MAX_TEXT_RUN: u32 = 1024;
+
+/// A Snowflake spec as numbers, in one `Float64Array` (the wasm binding:
+/// one copy, where reading a JS object's fields costs an import per
+/// field), names as indexes into the core's lists: the slots by name.
+/// [`spec_of_numbers`] reads them; `examples/protocol.rs` writes the JS that
+/// fills them (`specArgs` in `npm/src/wasm-backend.js`) in this order.
+pub struct SpecSlot;
+
+impl SpecSlot {
+    /// The worker ID (when no named parts are given).
+    pub const WORKER_ID: usize = 0;
+    /// An index into [`Preset::ALL`].
+    pub const PRESET: usize = 1;
+    /// 1: the next five slots are a custom layout.
+    pub const HAS_LAYOUT: usize = 2;
+    /// The custom layout's time bits.
+    pub const TIME_BITS: usize = 3;
+    /// The custom layout's worker bits.
+    pub const WORKER_BITS: usize = 4;
+    /// The custom layout's sequence bits.
+    pub const SEQUENCE_BITS: usize = 5;
+    /// The custom layout's tick, in ms.
+    pub const UNIT_MS: usize = 6;
+    /// An index into [`FieldOrder::NAMES`].
+    pub const ORDER: usize = 7;
+    /// Unix ms; NaN: the preset's epoch.
+    pub const EPOCH: usize = 8;
+    /// An index into [`ClockChoice::NAMES`].
+    pub const CLOCK: usize = 9;
+    /// An index into [`OnBackwards::NAMES`], and its bound.
+    pub const ON_BACKWARDS: usize = 10;
+    /// How long `wait` may wait for a clock gone back (ms).
+    pub const MAX_BACKWARDS_MS: usize = 11;
+    /// An index into [`OnExhausted::NAMES`], and its bound.
+    pub const ON_EXHAUSTED: usize = 12;
+    /// How many ticks `borrow` may borrow ahead.
+    pub const MAX_BORROW_TICKS: usize = 13;
+    /// A lease's high-water mark (Unix ms); NaN: none.
+    pub const RESUME_AFTER_MS: usize = 14;
+    /// The named worker parts (high, low); NaN high: none.
+    pub const WORKER_HIGH: usize = 15;
+    /// The low named worker part.
+    pub const WORKER_LOW: usize = 16;
+    /// How many slots.
+    pub const LEN: usize = 17;
+    /// The slots' names, in order (the fields of backend.d.ts's
+    /// `SnowflakeSpec`, the layout's and the worker parts' flattened).
+    pub const NAMES: [&'static str; SpecSlot::LEN] = [
+        "workerId",
+        "preset",
+        "hasLayout",
+        "timeBits",
+        "workerBits",
+        "sequenceBits",
+        "unitMs",
+        "order",
+        "epoch",
+        "clock",
+        "onBackwards",
+        "maxBackwardsMs",
+        "onExhausted",
+        "maxBorrowTicks",
+        "resumeAfterMs",
+        "workerHigh",
+        "workerLow",
+    ];
+}
+
+/// The core's [`Spec`] of a spec's numbers ([`SpecSlot`]; the clock slot is
+/// the caller's, with its clock). Every index is looked up by the core,
+/// which refuses one out of range.
+pub fn spec_of_numbers(s: &[f64; SpecSlot::LEN]) -> Result<Spec, crate::Error> {
+    let ms = |v: f64| (!v.is_nan()).then_some(v as u64);
+    let custom = if s[SpecSlot::HAS_LAYOUT] == 1.0 {
+        Some(CustomLayout {
+            // The JS layer bounds every width to 0..=63, so `as u8` keeps the value.
+            time_bits: s[SpecSlot::TIME_BITS] as u8,
+            worker_bits: s[SpecSlot::WORKER_BITS] as u8,
+            sequence_bits: s[SpecSlot::SEQUENCE_BITS] as u8,
+            unit_ms: s[SpecSlot::UNIT_MS] as u32,
+            order: FieldOrder::from_index(s[SpecSlot::ORDER])?,
+        })
+    } else {
+        None
+    };
+    let worker_parts =
+        ms(s[SpecSlot::WORKER_HIGH]).map(|high| (high, s[SpecSlot::WORKER_LOW] as u64));
+    Ok(Spec {
+        worker_id: s[SpecSlot::WORKER_ID] as u64,
+        worker_parts,
+        preset: Preset::from_index(s[SpecSlot::PRESET])?,
+        custom,
+        epoch_ms: ms(s[SpecSlot::EPOCH]),
+        on_backwards: OnBackwards::from_index(
+            s[SpecSlot::ON_BACKWARDS],
+            s[SpecSlot::MAX_BACKWARDS_MS] as u64,
+        )?,
+        on_exhausted: OnExhausted::from_index(
+            s[SpecSlot::ON_EXHAUSTED],
+            s[SpecSlot::MAX_BORROW_TICKS] as u32,
+        )?,
+        resume_after_ms: ms(s[SpecSlot::RESUME_AFTER_MS]),
+    })
+}
 
 /// What one claim reports to JavaScript, in a `Float64Array` of
 /// [`Report::LEN`] slots the JS layer owns (a refill crosses the boundary
@@ -220,6 +324,41 @@ pub fn constants_json() -> String {
 #[cfg(test)]
 mod tests {
     use super::{ERROR_CLASSES, ERROR_CODES};
+
+    #[test]
+    fn slot_names_follow_their_indexes() {
+        use super::{Report, SpecSlot};
+        let spec = [
+            (SpecSlot::WORKER_ID, "workerId"),
+            (SpecSlot::PRESET, "preset"),
+            (SpecSlot::HAS_LAYOUT, "hasLayout"),
+            (SpecSlot::ORDER, "order"),
+            (SpecSlot::EPOCH, "epoch"),
+            (SpecSlot::CLOCK, "clock"),
+            (SpecSlot::MAX_BORROW_TICKS, "maxBorrowTicks"),
+            (SpecSlot::RESUME_AFTER_MS, "resumeAfterMs"),
+            (SpecSlot::WORKER_LOW, "workerLow"),
+        ];
+        for (slot, name) in spec {
+            assert_eq!(SpecSlot::NAMES[slot], name);
+        }
+        assert_eq!(Report::NAMES[Report::HIGH_WATER_MS], "highWaterMs");
+        assert_eq!(Report::NAMES[Report::EXPIRY_WORD_SET], "expiryWordSet");
+        // The Discord preset with named worker parts, a lease's start, no custom layout.
+        let mut numbers = [0.0; SpecSlot::LEN];
+        numbers[SpecSlot::PRESET] = 1.0;
+        numbers[SpecSlot::EPOCH] = f64::NAN;
+        numbers[SpecSlot::RESUME_AFTER_MS] = 1_700_000_000_000.0;
+        numbers[SpecSlot::WORKER_HIGH] = 3.0;
+        numbers[SpecSlot::WORKER_LOW] = 7.0;
+        let spec = super::spec_of_numbers(&numbers).unwrap();
+        assert_eq!(spec.preset, crate::snowflake::Preset::Discord);
+        assert_eq!(spec.worker_parts, Some((3, 7)));
+        assert_eq!(spec.resume_after_ms, Some(1_700_000_000_000));
+        assert_eq!((spec.epoch_ms, spec.custom.is_none()), (None, true));
+        numbers[SpecSlot::PRESET] = 99.0;
+        assert!(super::spec_of_numbers(&numbers).is_err(), "no preset 99");
+    }
 
     #[test]
     fn every_code_of_the_core_has_one_class() {

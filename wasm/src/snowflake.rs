@@ -5,70 +5,23 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{BigUint64Array, Float64Array, Object};
-use snowmint::binding::Report;
+use snowmint::binding::{Report, SpecSlot, spec_of_numbers};
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
-use snowmint::snowflake::{
-    AtomicSnowflake, CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Run, Spec,
-};
+use snowmint::snowflake::{AtomicSnowflake, Layout, Run, Spec};
 use wasm_bindgen::prelude::*;
 
 use crate::{core_error, js_error, set};
 
-/// A `SnowflakeSpec` as numbers, names as indexes, in the order of
-/// `specArgs` in wasm-backend.js: 17 numbers cross in one copy, where
-/// reading an object's fields takes an import (and its glue) per field.
-/// Every index is looked up by the core, which refuses one out of range.
-const WORKER_ID: usize = 0;
-const PRESET: usize = 1; // index into Preset::ALL
-const HAS_LAYOUT: usize = 2; // 1: the next five fields are a custom layout
-const TIME_BITS: usize = 3;
-const WORKER_BITS: usize = 4;
-const SEQUENCE_BITS: usize = 5;
-const UNIT_MS: usize = 6;
-const ORDER: usize = 7; // index into FieldOrder::ALL
-const EPOCH: usize = 8; // NaN: the preset's epoch
-const CLOCK: usize = 9; // index into ClockChoice::NAMES
-const ON_BACKWARDS: usize = 10; // index into OnBackwards::NAMES
-const MAX_BACKWARDS_MS: usize = 11;
-const ON_EXHAUSTED: usize = 12; // index into OnExhausted::NAMES
-const MAX_BORROW_TICKS: usize = 13;
-const RESUME_AFTER_MS: usize = 14; // NaN: none (a lease's high-water mark)
-const WORKER_HIGH: usize = 15; // NaN: none; else with WORKER_LOW the named worker parts
-const WORKER_LOW: usize = 16;
-
 /// A generator's clock; a test clock is shared with its JS TestClock.
 type Clocks = ClockChoice<Rc<ManualClock>>;
 
-/// The core's `Spec` of the numbers.
+/// The core's `Spec` of a spec's numbers (`snowmint::binding::SpecSlot`,
+/// filled by `specArgs` in wasm-backend.js).
 pub(crate) fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
-    let s: &[f64; 17] = args
+    let numbers: &[f64; SpecSlot::LEN] = args
         .try_into()
         .map_err(|_| js_error("ERR_INTERNAL", "a Snowflake spec has 17 numbers"))?;
-    let ms = |v: f64| (!v.is_nan()).then_some(v as u64);
-    let custom = if s[HAS_LAYOUT] == 1.0 {
-        Some(CustomLayout {
-            // api.js bounds every width to 0..=63, so `as u8` keeps the value.
-            time_bits: s[TIME_BITS] as u8,
-            worker_bits: s[WORKER_BITS] as u8,
-            sequence_bits: s[SEQUENCE_BITS] as u8,
-            unit_ms: s[UNIT_MS] as u32,
-            order: FieldOrder::from_index(s[ORDER]).map_err(core_error)?,
-        })
-    } else {
-        None
-    };
-    Ok(Spec {
-        worker_id: s[WORKER_ID] as u64,
-        worker_parts: ms(s[WORKER_HIGH]).map(|high| (high, s[WORKER_LOW] as u64)),
-        preset: Preset::from_index(s[PRESET]).map_err(core_error)?,
-        custom,
-        epoch_ms: ms(s[EPOCH]),
-        on_backwards: OnBackwards::from_index(s[ON_BACKWARDS], s[MAX_BACKWARDS_MS] as u64)
-            .map_err(core_error)?,
-        on_exhausted: OnExhausted::from_index(s[ON_EXHAUSTED], s[MAX_BORROW_TICKS] as u32)
-            .map_err(core_error)?,
-        resume_after_ms: ms(s[RESUME_AFTER_MS]),
-    })
+    spec_of_numbers(numbers).map_err(core_error)
 }
 
 type Generator = AtomicSnowflake<Clocks>;
@@ -102,7 +55,7 @@ fn layout_info(l: &Layout) -> Object {
 /// The spec and the clock of a generator (`clock` for a test clock).
 fn parts(spec: &[f64], clock: Option<TestClock>) -> Result<(Spec, Clocks), JsValue> {
     let clock = ClockChoice::from_index(
-        spec.get(CLOCK).copied().unwrap_or(f64::NAN),
+        spec.get(SpecSlot::CLOCK).copied().unwrap_or(f64::NAN),
         clock.map(|c| c.clock),
     );
     Ok((spec_of(spec)?, clock.map_err(core_error)?))
