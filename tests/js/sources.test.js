@@ -2,7 +2,7 @@
 // and a fake host clock: the rules api.js keeps on top of the core's.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createSources } from '../../npm/src/api/sources.js';
+import { createSources, nextRunSize } from '../../npm/src/api/sources.js';
 
 const C = { minRun: 16, maxIdRun: 4096, maxTextRun: 256, clocks: ['monotonic', 'system', 'test'] };
 const LAYOUT = { timeBits: 41, workerBits: 10, sequenceBits: 12, unitMs: 1, epoch: 0, order: 'worker-sequence', split: null };
@@ -52,11 +52,48 @@ test('a run is handed out only within one tick of its claim, then refilled', () 
 });
 
 test('runs double while used up in time and halve when most of one expires', () => {
-  const { h, src } = setup();
+  const { clock, h, src } = setup();
   for (let i = 0; i < 16; i++) src.next();
   src.next();
   assert.equal(src.len, 32, 'a run used up in time doubles');
   assert.equal(h.fills, 2);
+  for (let i = 0; i < 31; i++) src.next();
+  src.next();
+  assert.equal(src.len, 64, 'and again');
+  // 10 of 64 handed out before the tick ended: most of it expired.
+  for (let i = 0; i < 9; i++) src.next();
+  clock.t += 1;
+  src.next();
+  assert.equal(src.len, 32, 'a run mostly expired halves');
+  clock.t += 1;
+  src.next();
+  assert.equal(src.len, 16, 'and again');
+  clock.t += 1;
+  src.next();
+  assert.equal(src.len, 16, 'never below the smallest run');
+});
+
+test('text runs follow the same rule: double while used up, halve when most expire', () => {
+  const clock = { t: 1000 };
+  const backend = { mintText: (kind, n) => 'x'.repeat(n * 2) };
+  const { TextSource } = createSources(backend, { now: () => clock.t, margin: 0, C: { ...C } });
+  const texts = new TextSource('ulid', 2, true);
+  texts.next();
+  assert.equal(texts.run, 16);
+  for (let i = 0; i < 16; i++) texts.next();
+  assert.equal(texts.run, 32, 'used up in time: doubled');
+  clock.t += 1;
+  texts.next();
+  assert.equal(texts.run, 16, 'one of 32 used before it expired: halved');
+});
+
+test('nextRunSize: one rule for both sources', () => {
+  assert.equal(nextRunSize(16, 0, 0, 16, 4096), 16, 'nothing claimed yet');
+  assert.equal(nextRunSize(16, 16, 16, 16, 4096), 32);
+  assert.equal(nextRunSize(4096, 4096, 4096, 16, 4096), 4096, 'capped');
+  assert.equal(nextRunSize(64, 31, 64, 16, 4096), 32, 'fewer than half used');
+  assert.equal(nextRunSize(64, 32, 64, 16, 4096), 64, 'half used: kept');
+  assert.equal(nextRunSize(16, 1, 16, 16, 4096), 16, 'floored');
 });
 
 test('a new generation (another thread configured the default generator) is adopted before the run is handed out', () => {

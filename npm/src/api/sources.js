@@ -40,6 +40,18 @@ const REPORT_LEN = 5;
 // END GENERATED
 
 /**
+ * The size of the next run after one of `len` of which `used` were handed
+ * out (0: none claimed yet): doubled, up to `max`, when it was used up in
+ * time; halved, down to `min`, when most of it expired unused.
+ */
+export function nextRunSize(run, used, len, min, max) {
+  if (len === 0) return run;
+  if (used >= len) return Math.min(run * 2, max);
+  if (used * 2 < len) return Math.max(run >> 1, min);
+  return run;
+}
+
+/**
  * The buffered sources over `backend`: `now()` is the host clock that bounds
  * a run, `margin` shortens every run (coarse clocks), `C` the core's run sizes;
  * `words` the backend's expiry words (`backend.expiryWords()`), or null.
@@ -160,10 +172,7 @@ export function createSources(backend, { now, margin, C, words = null }) {
      * instead, and `timing[WAIT_MS]` says how many ms to wait.
      */
     refill(wait = true) {
-      if (this.len > 0) {
-        if (this.pos >= this.len) this.run = Math.min(this.run * 2, this.cap);
-        else if (this.pos * 2 < this.len) this.run = Math.max(this.run >> 1, Math.min(MIN_RUN, this.cap));
-      }
+      this.run = nextRunSize(this.run, this.pos, this.len, Math.min(MIN_RUN, this.cap), this.cap);
       this.len = 0;
       if (this.lease !== null) this.follow();
       let start, n, slot;
@@ -268,11 +277,7 @@ export function createSources(backend, { now, margin, C, words = null }) {
     }
 
     refill() {
-      const len = this.text.length;
-      if (len > 0) {
-        if (this.off >= len) this.run = Math.min(this.run * 2, MAX_TEXT_RUN);
-        else if (this.off * 2 < len) this.run = Math.max(this.run >> 1, MIN_RUN);
-      }
+      this.run = nextRunSize(this.run, this.off, this.text.length, MIN_RUN, MAX_TEXT_RUN);
       this.text = '';
       const start = (this.start = now());
       const slot = this.timed ? slotFor(this, this.run) : 0;
