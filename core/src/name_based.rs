@@ -2,9 +2,14 @@
 //! namespace UUID's 16 bytes followed by the name's bytes. The same
 //! namespace and name give the same UUID everywhere, so these are content
 //! keys, not unique IDs. The RFC prefers v5; v3 stays for compatibility.
-//! The hashes are RustCrypto's `md-5` and `sha1` (`no_std`).
+//! The hashes are RustCrypto's `md-5` and `sha1` (`no_std`), behind the
+//! default feature `name-based` (a bare-metal x86 target needs a cfg for
+//! `sha1`'s backend: builds without the feature need none). The namespaces
+//! are constants, always there.
 
+#[cfg(feature = "name-based")]
 use md5::Md5;
+#[cfg(feature = "name-based")]
 use sha1::{Digest, Sha1};
 
 use crate::uuid::Uuid;
@@ -29,11 +34,13 @@ impl Uuid {
     ];
 
     /// The v3 (MD5) UUID of `name` in `namespace`.
+    #[cfg(feature = "name-based")]
     pub fn v3(namespace: Uuid, name: &[u8]) -> Uuid {
         hashed::<Md5>(namespace, name, 3)
     }
 
     /// The v5 (SHA-1) UUID of `name` in `namespace`.
+    #[cfg(feature = "name-based")]
     pub fn v5(namespace: Uuid, name: &[u8]) -> Uuid {
         hashed::<Sha1>(namespace, name, 5)
     }
@@ -41,6 +48,7 @@ impl Uuid {
 
 /// The first 16 bytes of the hash of namespace and name, with the version
 /// and variant bits set.
+#[cfg(feature = "name-based")]
 fn hashed<D: Digest>(namespace: Uuid, name: &[u8], version: u8) -> Uuid {
     let hash = D::new()
         .chain_update(namespace.to_bytes())
