@@ -67,6 +67,7 @@ pub mod clock;
 mod compare;
 pub mod error;
 pub mod id;
+pub mod kind;
 pub mod ksuid;
 pub mod name_based;
 pub mod objectid;
