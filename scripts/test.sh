@@ -23,8 +23,9 @@ else
   fi
   setup=() build=() suites=()
   for name in "$@"; do
-    [ -n "${SUITE_SETUP[$name]+set}" ] || { echo "unknown suite '$name': expected one of $(for f in "$ROOT"/scripts/test.d/*.sh; do printf '%s ' "$(suite_of "$f")"; done)" >&2; exit 2; }
-    setup+=(${SUITE_SETUP[$name]}) build+=(${SUITE_BUILD[$name]})
+    [ -n "${SUITE_NEEDS[$name]+set}" ] || { echo "unknown suite '$name': expected one of $(for f in "$ROOT"/scripts/test.d/*.sh; do printf '%s ' "$(suite_of "$f")"; done)" >&2; exit 2; }
+    needs=${SUITE_NEEDS[$name]}
+    setup+=(${needs%%|*}) build+=(${needs#*|})
     [[ "$ALL_PLATFORMS_SUITES" == *" $name "* ]] && export SNOWMINT_CROSS=all
   done
   for part in $(printf '%s\n' "${setup[@]}" | sort -u); do say "setup.d/$part.sh"; bash "$ROOT/scripts/setup.d/$part.sh"; done
