@@ -43,7 +43,9 @@
 //! use snowmint::{Id, Kind, bytes::ByteOrder, uuid::Uuid, validate::Validation};
 //!
 //! let strict = Validation { kind: Some(Kind::Ulid), ..Validation::default() };
-//! assert!(strict.accepts("01ARZ3NDEKTSV4RRFFQ69G5FAV") && !strict.accepts("01arz3ndektsv4rrffq69g5fav"));
+//! // The canonical form in either case; Crockford's aliases (O for 0, I for 1) are lenient only.
+//! assert!(strict.accepts("01ARZ3NDEKTSV4RRFFQ69G5FAV") && strict.accepts("01arz3ndektsv4rrffq69g5fav"));
+//! assert!(!strict.accepts("OIARZ3NDEKTSV4RRFFQ69G5FAV"));
 //! let id = Id::parse("user_01h455vb4pex5vsknk084sn02q", None).unwrap();
 //! let bytes = id.to_bytes(ByteOrder::BigEndian).unwrap(); // the TypeID's UUID
 //! assert_eq!(Id::from_bytes(&bytes, Kind::TypeId, ByteOrder::BigEndian, "user"), Ok(id));
