@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { SRC } from './pkg.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -38,6 +39,6 @@ function runChecked(code, scope) {
 }
 
 test("the README's JSON example gives the values it shows", async () => {
-  const json = await import('../../npm/src/json.js');
+  const json = await import(new URL('json.js', SRC).href);
   assert.equal(runChecked(block('## JSON without losing 64-bit IDs'), json), 5);
 });
