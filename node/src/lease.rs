@@ -56,7 +56,8 @@ struct Explicit {
 struct Share {
     handles: u32,
     settled: u32,
-    hwm: u64,
+    /// The highest mark a settled handle gave (`None`: none gave one).
+    hwm: Option<u64>,
 }
 
 /// An exclusively locked lease file. The lock lasts until `unlock()`, the
@@ -124,23 +125,29 @@ impl LeaseFile {
         self.inner.unlock();
     }
 
-    /// At release: this handle's last minted tick. Alone (or the last of a
-    /// shared lock's handles to settle) it stores the exact high-water mark,
-    /// the maximum of every handle's, and unlocks; else it only counts.
+    /// At release: this handle's last minted tick (`None`: no exact mark to
+    /// record). Alone, or the last of a shared lock's handles to settle, it
+    /// stores the exact high-water mark (the maximum of every handle's) and
+    /// unlocks; before that, a shared lock's handle only counts, so one
+    /// handle's release never unlocks the others.
     #[napi(catch_unwind)]
-    pub fn settle(&self, hwm: f64, now_ms: f64) -> Result<()> {
-        let hwm = hwm as u64;
+    pub fn settle(&self, hwm: Option<f64>, now_ms: f64) -> Result<()> {
+        let hwm = hwm.map(|ms| ms as u64);
         let mark = match &self.share {
-            None => Some(hwm),
+            None => hwm,
             Some(share) => {
                 let mut s = lock(share);
                 s.settled += 1;
                 s.hwm = s.hwm.max(hwm);
-                (s.settled == s.handles).then_some(s.hwm)
+                if s.settled < s.handles {
+                    return Ok(());
+                }
+                s.hwm
             }
         };
-        let Some(mark) = mark else { return Ok(()) };
-        self.inner.set(mark, now_ms as u64).map_err(js_err)?;
+        if let Some(mark) = mark {
+            self.inner.set(mark, now_ms as u64).map_err(js_err)?;
+        }
         self.inner.unlock();
         Ok(())
     }

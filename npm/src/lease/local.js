@@ -60,8 +60,15 @@ function checkZeroConfig(trustLocal) {
   }
 }
 
-/** Local leases still held: released (exact high-water mark written) when the process exits. */
+/**
+ * Local leases still held, released (exact high-water mark written) when the
+ * process exits: a lease itself (localLease(), held strongly), or a WeakRef to
+ * a generator's lease, dropped from here once the lease is collected.
+ */
 const live = new Set();
+/** Each lease's entry in `live`. */
+const entryOf = new WeakMap();
+const collected = new FinalizationRegistry((ref) => live.delete(ref));
 let exitHook = false;
 
 /** Checked `maxSkewMs` (default 1000; Infinity: no check) and `onSkew` ('refuse' default, or 'warn'). */
@@ -139,12 +146,11 @@ function localStore(dir, mode, clock, machineClock, { maxSkewMs, onSkew }) {
       return true;
     },
     release(_id, _token, hwm) {
-      live.delete(this.lease);
+      live.delete(entryOf.get(this.lease));
       // A lost file is no one's lease any more: nothing to record in it.
       if (!file.held()) return file.unlock();
-      // The exact mark (a shared lock's once every generator on it has settled).
-      if (hwm !== null) io(() => file.settle(hwm, clock()));
-      else file.unlock();
+      // The exact mark and the unlock (a shared lock's once every generator on it has settled).
+      io(() => file.settle(hwm ?? undefined, clock()));
     },
   };
 }
@@ -218,7 +224,10 @@ export function localLease(options = {}) {
 
 /** Leases released when the process exits: strongly held (localLease()) or weakly (a generator's explicit worker ID). */
 function releaseAtExit(lease, weak = false) {
-  live.add(weak ? new WeakRef(lease) : lease);
+  const entry = weak ? new WeakRef(lease) : lease;
+  if (weak) collected.register(lease, entry);
+  entryOf.set(lease, entry);
+  live.add(entry);
   if (!exitHook) {
     // The exact high-water mark, so the next holder of an ID need not wait
     // out the reserve. A crash skips this; the reserved bound still holds.
