@@ -16,6 +16,7 @@ use crate::ksuid::{self, Ksuid};
 use crate::objectid::ObjectId;
 use crate::snowflake::Spec;
 use crate::text::IdText;
+use crate::texts::TextKind;
 use crate::typeid::TypeId;
 use crate::ulid::{self, Ulid};
 use crate::uuid::{GREGORIAN_OFFSET, Uuid, V1_MAX_TICKS, V7_MAX_MS};
@@ -189,16 +190,34 @@ impl TimedKind {
             });
         }
         let r = pick.bits(random);
-        let text = match self {
-            TimedKind::Ulid => IdText::ascii(Ulid::at(ms, r)?.to_text().as_bytes()),
-            TimedKind::UuidV7 => IdText::ascii(Uuid::v7_at(ms, r)?.to_text().as_bytes()),
-            TimedKind::UuidV1 => IdText::ascii(Uuid::v1_at(ms, r)?.to_text().as_bytes()),
-            TimedKind::UuidV6 => IdText::ascii(Uuid::v6_at(ms, r)?.to_text().as_bytes()),
-            TimedKind::Ksuid => IdText::ascii(Ksuid::at(ms, r)?.to_text().as_bytes()),
-            TimedKind::ObjectId => IdText::ascii(ObjectId::at(ms, r)?.to_text().as_bytes()),
-            TimedKind::TypeId => TypeId::new(prefix, Uuid::v7_at(ms, r)?)?.to_text(),
+        let kind = match self {
+            TimedKind::Ulid => TextKind::Ulid,
+            TimedKind::UuidV7 => TextKind::UuidV7,
+            TimedKind::UuidV1 => TextKind::UuidV1,
+            TimedKind::UuidV6 => TextKind::UuidV6,
+            TimedKind::Ksuid => TextKind::Ksuid,
+            TimedKind::ObjectId => TextKind::ObjectId,
+            TimedKind::TypeId => return Ok(TypeId::new(prefix, Uuid::v7_at(ms, r)?)?.to_text()),
         };
-        Ok(text)
+        Ok(IdText::ascii(kind.text_at(ms, r)?.as_bytes()))
+    }
+}
+
+impl TextKind {
+    /// The text of this kind's ID at Unix ms `ms` with the bits besides the
+    /// time from `random` (a UUIDv4 has no time: all its bits are
+    /// `random`'s). Apart from [`TimedKind::text_at`] so that a binding that
+    /// mints no TypeID (the browser's minting module) links no TypeID code.
+    pub fn text_at(self, ms: u64, random: u128) -> Result<IdText<36>, Error> {
+        Ok(match self {
+            TextKind::Ulid => IdText::ascii(Ulid::at(ms, random)?.to_text().as_bytes()),
+            TextKind::UuidV7 => Uuid::v7_at(ms, random)?.to_text(),
+            TextKind::UuidV4 => Uuid::v4_from_random(random.to_be_bytes()).to_text(),
+            TextKind::UuidV1 => Uuid::v1_at(ms, random)?.to_text(),
+            TextKind::UuidV6 => Uuid::v6_at(ms, random)?.to_text(),
+            TextKind::Ksuid => IdText::ascii(Ksuid::at(ms, random)?.to_text().as_bytes()),
+            TextKind::ObjectId => IdText::ascii(ObjectId::at(ms, random)?.to_text().as_bytes()),
+        })
     }
 }
 

@@ -13,8 +13,8 @@ use crate::IdText;
 use crate::at::TimedKind;
 use crate::clock::{ClockChoice, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS};
 use crate::error::Kind;
-use crate::per_thread::TextKind;
 use crate::snowflake::{CustomLayout, FieldOrder, OnBackwards, OnExhausted, Preset, Run, Spec};
+use crate::texts::TextKind;
 use crate::uuid::Uuid;
 
 /// Smallest run (IDs or texts) a JS thread claims in one call; runs double

@@ -77,6 +77,7 @@ pub mod objectid;
 pub mod sequence;
 pub mod snowflake;
 mod text;
+pub mod texts;
 pub mod typeid;
 pub mod ulid;
 pub mod uuid;
@@ -85,6 +86,7 @@ pub mod validate;
 pub use error::{Error, Kind, ParseError};
 pub use id::Id;
 pub use text::IdText;
+pub use texts::TextKind;
 
 #[cfg(feature = "std")]
 pub mod binding;
@@ -97,3 +99,14 @@ mod per_thread;
 pub mod random;
 #[cfg(feature = "std")]
 pub use per_thread::*;
+
+/// The Rust examples of the README and docs/rust.md, run as doctests so that
+/// they cannot rot (tests/node/docs-examples.test.js checks that every file
+/// with a rust block is included by a crate).
+#[cfg(all(doctest, feature = "std"))]
+mod docs {
+    #[doc = include_str!("../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../docs/rust.md")]
+    struct Rust;
+}

@@ -20,6 +20,7 @@ use crate::error::Error;
 use crate::ksuid::Ksuid;
 use crate::objectid::{ObjectId, ObjectIdGenerator};
 use crate::random::{EachDraw, ThreadRng, thread_rng};
+use crate::texts::{TextKind, TextMint, write_texts};
 use crate::typeid::TypeId;
 use crate::ulid::{Ulid, UlidGenerator};
 use crate::uuid::{self, TimeUuidGenerator, Uuid, V7Generator};
@@ -233,60 +234,37 @@ pub fn new_uuid_v7s(out: &mut [Uuid]) -> Result<(), Error> {
     )
 }
 
-/// The kinds of ID [`mint_texts`] writes, named as the bindings name them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TextKind {
-    /// `'ulid'`
-    Ulid,
-    /// `'uuidv7'`
-    UuidV7,
-    /// `'uuidv4'`
-    UuidV4,
-    /// `'uuidv1'`
-    UuidV1,
-    /// `'uuidv6'`
-    UuidV6,
-    /// `'ksuid'`
-    Ksuid,
-    /// `'objectid'`
-    ObjectId,
+/// A thread's generators at one clock reading, for a batch of texts.
+struct Batch<'a> {
+    t: &'a PerThread,
+    g: &'a mut Generators,
+    now: u64,
+    /// A handle of its own: the generators borrow `g` (a clone of `g.rng`
+    /// is a copy in a browser, where clippy refuses the clone).
+    rng: ThreadRng,
 }
 
-impl TextKind {
-    /// Every kind, in the order of [`TextKind::NAMES`].
-    pub const ALL: [TextKind; 7] = [
-        TextKind::Ulid,
-        TextKind::UuidV7,
-        TextKind::UuidV4,
-        TextKind::UuidV1,
-        TextKind::UuidV6,
-        TextKind::Ksuid,
-        TextKind::ObjectId,
-    ];
-
-    /// The bindings' names of the kinds.
-    pub const NAMES: [&'static str; 7] = [
-        "ulid", "uuidv7", "uuidv4", "uuidv1", "uuidv6", "ksuid", "objectid",
-    ];
-
-    /// The kind named `name`.
-    pub fn from_name(name: &str) -> Result<TextKind, Error> {
-        crate::error::by_name("kind", &TextKind::NAMES, &TextKind::ALL, name)
+impl TextMint for Batch<'_> {
+    fn ulid(&mut self) -> Result<Ulid, Error> {
+        self.t.ulid(self.now, &mut self.rng)
     }
-
-    /// The kind at `index` of [`TextKind::NAMES`] (the bindings' index encoding).
-    pub fn from_index(index: f64) -> Result<TextKind, Error> {
-        crate::error::by_index("kind", &TextKind::NAMES, &TextKind::ALL, index)
+    fn uuid_v7(&mut self) -> Result<Uuid, Error> {
+        self.g.v7.generate(self.now, &mut self.rng)
     }
-
-    /// Characters per ID.
-    pub const fn width(self) -> usize {
-        match self {
-            TextKind::Ulid => 26,
-            TextKind::Ksuid => 27,
-            TextKind::ObjectId => 24,
-            _ => 36,
-        }
+    fn uuid_v4(&mut self) -> Uuid {
+        uuid::new_v4(&mut self.rng)
+    }
+    fn uuid_v1(&mut self) -> Result<Uuid, Error> {
+        self.g.time.v1(self.now)
+    }
+    fn uuid_v6(&mut self) -> Result<Uuid, Error> {
+        self.g.time.v6(self.now)
+    }
+    fn ksuid(&mut self) -> Result<Ksuid, Error> {
+        Ksuid::generate(self.now, &mut self.rng)
+    }
+    fn object_id(&mut self) -> Result<ObjectId, Error> {
+        self.g.object_id.generate(self.now)
     }
 }
 
@@ -314,80 +292,15 @@ pub fn mint_text_bytes(
     text: &mut Vec<u8>,
 ) -> Result<Option<u64>, Error> {
     text.reserve(count * kind.width());
-    let mut first_ms = None;
-    match kind {
-        // A run's next ULID is mostly the last one plus 1, which changes
-        // its last digit only: then that digit is all there is to write.
-        TextKind::Ulid => {
-            let (mut prev, mut last) = (0, [0; 26]);
-            batch(
-                count,
-                |t, _, now, rng| t.ulid(now, rng),
-                |id| {
-                    first_ms.get_or_insert(id.timestamp_ms());
-                    // (`prev` starts at 0, more than 31 away from any ULID minted now.)
-                    if prev ^ id.0 > 31 {
-                        last.copy_from_slice(id.to_text().as_bytes());
-                    } else {
-                        last[25] = crate::base32::UPPER[id.0 as usize & 31];
-                    }
-                    prev = id.0;
-                    text.extend_from_slice(&last);
-                },
-            )?
-        }
-        // Likewise a run's next v7 mostly keeps the high 64 bits (time,
-        // version and the counter's top 12 bits): then only the text of
-        // the low 64 is new ("vxxx-xxxxxxxxxxxx", after 19 characters).
-        TextKind::UuidV7 => {
-            let (mut prev, mut last) = (0, [0; 36]);
-            batch(
-                count,
-                |_, g, now, rng| g.v7.generate(now, rng),
-                |id| {
-                    first_ms.get_or_insert((id.0 >> 80) as u64);
-                    // (`prev` starts at 0, which no v7's high half is.)
-                    if prev != id.0 >> 64 {
-                        last.copy_from_slice(id.to_text().as_bytes());
-                    } else {
-                        let [c0, c1, c2, c3, c4, c5, c6, c7] =
-                            crate::text::hex_u32((id.0 >> 32) as u32);
-                        [last[19], last[20], last[21], last[22]] = [c0, c1, c2, c3];
-                        [last[24], last[25], last[26], last[27]] = [c4, c5, c6, c7];
-                        let [d0, d1, d2, d3, d4, d5, d6, d7] = crate::text::hex_u32(id.0 as u32);
-                        [last[28], last[29], last[30], last[31]] = [d0, d1, d2, d3];
-                        [last[32], last[33], last[34], last[35]] = [d4, d5, d6, d7];
-                    }
-                    prev = id.0 >> 64;
-                    text.extend_from_slice(&last);
-                },
-            )?
-        }
-        TextKind::UuidV4 => {
-            (0..count).for_each(|_| text.extend_from_slice(new_uuid_v4().to_text().as_bytes()))
-        }
-        TextKind::UuidV1 => {
-            for _ in 0..count {
-                text.extend_from_slice(new_uuid_v1()?.to_text().as_bytes());
-            }
-        }
-        TextKind::UuidV6 => {
-            for _ in 0..count {
-                text.extend_from_slice(new_uuid_v6()?.to_text().as_bytes());
-            }
-        }
-        TextKind::Ksuid => {
-            for _ in 0..count {
-                text.extend_from_slice(new_ksuid()?.to_text().as_bytes());
-            }
-        }
-        TextKind::ObjectId => {
-            for _ in 0..count {
-                text.extend_from_slice(new_object_id()?.to_text().as_bytes());
-            }
-        }
-    }
-    Ok(first_ms)
+    with(false, |t, g, now| {
+        let mut batch = Batch {
+            t,
+            g,
+            now,
+            rng: thread_rng(),
+        };
+        write_texts(kind, count, &mut batch, |b| text.extend_from_slice(b))
+    })
 }
 
 /// [`mint_texts`] for a binding that buffers the texts: returns how many ms
