@@ -88,7 +88,7 @@ export function createApi(backend, host = {}) {
   const C = deepFreeze(JSON.parse(backend.constants()));
   const { presets } = C;
   const { TestClock, toSpec, leased, isLease, SNOWFLAKE_OPTIONS } = createOptions(backend, C);
-  const { IdSource, TextSource } = createSources(backend, {
+  const { IdSource, newTextSource } = createSources(backend, {
     now: host.now ?? (() => performance.now()),
     margin: host.clockMarginMs ?? 0,
     C,
@@ -267,7 +267,7 @@ export function createApi(backend, host = {}) {
 
   /** A minting function over its own batches; `timed` for kinds that embed the time. */
   const source = (kind, timed = true) => {
-    const texts = new TextSource(kind, C.textKinds[kind], timed);
+    const texts = newTextSource(kind, C.textKinds[kind], timed);
     return () => texts.next();
   };
   const ulid = at.timed('ulid', 'ulid', source('ulid'));

@@ -1,7 +1,8 @@
-// The browser entry's host, and `snowmint/wasm`'s everywhere (Node included;
-// npm/src/browser.js re-exports its API): the public API over the wasm
-// backend. With the wasm backend the default generator is one per wasm
-// instance, that is per page, worker or worker thread.
+// The browser entry's host, and `snowmint/wasm`'s everywhere (Node included):
+// the public API over the full wasm module, built at the first call that
+// needs it (npm/src/browser.js; the texts of web/texts.js need only the
+// minting module). With the wasm backend the default generator is one per
+// wasm instance, that is per page, worker or worker thread.
 import { createApi } from './api.js';
 import { makeError } from './errors.js';
 import { wasmBackend } from './wasm-backend.js';
@@ -18,6 +19,12 @@ function defaultLease() {
   );
 }
 
-// Date.now() bounds how long a batch of IDs is handed out: in Chromium it
-// costs a fifth of performance.now(), which would otherwise dominate ulid().
-export const api = createApi(wasmBackend(), { now: Date.now, defaultLease });
+let api = null;
+
+/** The API over the full wasm module, built at the first call. */
+export function browserApi() {
+  // Date.now() bounds how long a batch of IDs is handed out: in Chromium it
+  // costs a fifth of performance.now(), which would otherwise dominate ulid().
+  api ??= createApi(wasmBackend(), { now: Date.now, defaultLease });
+  return api;
+}

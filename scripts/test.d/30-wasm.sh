@@ -7,8 +7,9 @@
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 
-say "cargo clippy --target wasm32-unknown-unknown -p snowmint-wasm -D warnings"
+say "cargo clippy --target wasm32-unknown-unknown -p snowmint-wasm, snowmint-wasm-mint -D warnings"
 cargo clippy --target wasm32-unknown-unknown -p snowmint-wasm --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown -p snowmint-wasm-mint --all-features -- -D warnings
 
 # Every file of tests/node runs against both, but those excluded here, each for the reason given.
 declare -A WASM_EXCLUDED=(

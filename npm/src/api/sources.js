@@ -252,45 +252,70 @@ export function createSources(backend, { now, margin, C, words = null }) {
     }
   }
 
-  /** Hands out ID texts from per-thread batches (one backend call each). */
-  class TextSource {
-    constructor(kind, width, timed) {
-      this.kind = kind;
-      this.width = width;
-      this.timed = timed;
-      this.run = MIN_RUN;
-      this.text = '';
-      this.off = 0;
-      this.start = 0;
-      this.deadline = Infinity;
-      this.slot = timed ? takeSlot(this) : 0;
-      this.word = 0;
-    }
+  /** A text source of the backend's batches, judged by the clock and the expiry words above. */
+  const texts = {
+    mint: (kind, n, report, slot) => call(() => backend.mintText(kind, n, report, slot)),
+    now,
+    margin,
+    minRun: MIN_RUN,
+    maxRun: MAX_TEXT_RUN,
+    report: timing,
+    fresh,
+    takeSlot,
+    slotFor,
+    claimedWord,
+  };
+  const newTextSource = (kind, width, timed) => new TextSource(texts, kind, width, timed);
 
-    next() {
-      const o = this.off;
-      if (o < this.text.length && (!this.timed || fresh(this))) {
-        this.off = o + this.width;
-        return this.text.slice(o, o + this.width);
-      }
-      return this.refill();
-    }
+  return { IdSource, newTextSource };
+}
 
-    refill() {
-      this.run = nextRunSize(this.run, this.off, this.text.length, MIN_RUN, MAX_TEXT_RUN);
-      this.text = '';
-      const start = (this.start = now());
-      const slot = this.timed ? slotFor(this, this.run) : 0;
-      const text = call(() => backend.mintText(this.kind, this.run, timing, slot));
-      if (this.timed) {
-        this.deadline = start + timing[FRESH_MS] + 1 - margin;
-        claimedWord(this, slot);
-      }
-      this.text = text;
-      this.off = this.width;
-      return text.slice(0, this.width);
-    }
+/**
+ * Hands out ID texts from per-thread batches (one call of `m.mint` each),
+ * each handed out only while it is fresh (see the top of the file). `m`
+ * says how: `mint(kind, run, report, slot)` returns `run` texts of `width`
+ * characters and writes `report[FRESH_MS]`; `now`, `margin`, the run sizes
+ * `minRun` to `maxRun`, and the expiry-word hooks of createSources (the
+ * browser's minting module has no words: `fresh` reads the clock, and the
+ * others take and set none).
+ */
+export class TextSource {
+  constructor(m, kind, width, timed) {
+    this.m = m;
+    this.kind = kind;
+    this.width = width;
+    this.timed = timed;
+    this.run = m.minRun;
+    this.text = '';
+    this.off = 0;
+    this.start = 0;
+    this.deadline = Infinity;
+    this.slot = timed ? m.takeSlot(this) : 0;
+    this.word = 0;
   }
 
-  return { IdSource, TextSource };
+  next() {
+    const o = this.off;
+    if (o < this.text.length && (!this.timed || this.m.fresh(this))) {
+      this.off = o + this.width;
+      return this.text.slice(o, o + this.width);
+    }
+    return this.refill();
+  }
+
+  refill() {
+    const m = this.m;
+    this.run = nextRunSize(this.run, this.off, this.text.length, m.minRun, m.maxRun);
+    this.text = '';
+    const start = (this.start = m.now());
+    const slot = this.timed ? m.slotFor(this, this.run) : 0;
+    const text = m.mint(this.kind, this.run, m.report, slot);
+    if (this.timed) {
+      this.deadline = start + m.report[FRESH_MS] + 1 - m.margin;
+      m.claimedWord(this, slot);
+    }
+    this.text = text;
+    this.off = this.width;
+    return text.slice(0, this.width);
+  }
 }

@@ -1,0 +1,61 @@
+// ulid(), uuidv7(), uuidv4(), uuidv1(), uuidv6(), ksuid() and objectId() of
+// the browser entry, each over its own minting module (mint.js): each
+// function is a pure export, so a bundler drops those a page does not
+// import with their modules, and none of them pulls in the full module
+// (parsing, decoding, Snowflakes). The same batches and freshness rule as
+// the Node API (api/sources.js TextSource), the same `{ time }` checks (api/at.js).
+import { checkOptions } from '../api/checks.js';
+import { timeArg } from '../api/at.js';
+import { TextSource } from '../api/sources.js';
+import * as KSUID_MODULE from '../../wasm/mint-ksuid.js';
+import * as OBJECTID_MODULE from '../../wasm/mint-objectid.js';
+import * as ULID_MODULE from '../../wasm/mint-ulid.js';
+import * as UUIDV1_MODULE from '../../wasm/mint-uuidv1.js';
+import * as UUIDV4_MODULE from '../../wasm/mint-uuidv4.js';
+import * as UUIDV6_MODULE from '../../wasm/mint-uuidv6.js';
+import * as UUIDV7_MODULE from '../../wasm/mint-uuidv7.js';
+import { KSUID, MAX_TEXT_RUN, MIN_RUN, OBJECTID, ULID, UUIDV1, UUIDV4, UUIDV6, UUIDV7, WIDTHS, minter } from './mint.js';
+
+/** Whether a batch claimed at `src.start` may still be handed out (no expiry words in a browser). */
+const fresh = (src) => {
+  const t = Date.now();
+  return t < src.deadline && t >= src.start;
+};
+
+/**
+ * The minting function of text kind `kind` over the module `bytes`;
+ * `name` (the function's) for a kind that takes `{ time }`.
+ */
+function texts(kind, bytes, name) {
+  const m = minter(bytes);
+  /** How its text source claims and judges its batches (api/sources.js TextSource). */
+  const batches = {
+    mint: m.texts,
+    // Date.now() bounds how long a batch is handed out: in Chromium it costs a fifth of performance.now().
+    now: Date.now,
+    margin: 0,
+    minRun: MIN_RUN,
+    maxRun: MAX_TEXT_RUN,
+    report: new Float64Array(1),
+    fresh,
+    takeSlot: () => 0,
+    slotFor: () => 0,
+    claimedWord: () => {},
+  };
+  let source = null;
+  const next = () => (source ??= new TextSource(batches, kind, WIDTHS[kind], name !== undefined)).next();
+  if (name === undefined) return next;
+  return (options) => {
+    if (options === undefined) return next();
+    const o = checkOptions(`${name}() options`, options, ['time']);
+    return o.time === undefined ? next() : m.textAt(kind, timeArg('time', o.time));
+  };
+}
+
+export const ulid = /* @__PURE__ */ texts(ULID, ULID_MODULE, 'ulid');
+export const uuidv7 = /* @__PURE__ */ texts(UUIDV7, UUIDV7_MODULE, 'uuidv7');
+export const uuidv4 = /* @__PURE__ */ texts(UUIDV4, UUIDV4_MODULE);
+export const uuidv1 = /* @__PURE__ */ texts(UUIDV1, UUIDV1_MODULE, 'uuidv1');
+export const uuidv6 = /* @__PURE__ */ texts(UUIDV6, UUIDV6_MODULE, 'uuidv6');
+export const ksuid = /* @__PURE__ */ texts(KSUID, KSUID_MODULE, 'ksuid');
+export const objectId = /* @__PURE__ */ texts(OBJECTID, OBJECTID_MODULE, 'objectId');
