@@ -11,7 +11,9 @@
 #   npm/src/sequence/             sequence
 #   npm/src/json.js               json
 #   npm/package.json, packaging   pack, platforms
-#   docs/, README.md              node (the README's tested examples), lease (docs/deploy.md's)
+#   docs/, README.md              node (the examples that need no server), lease (those that
+#                                 need Redis, etcd or ZooKeeper, docs/deploy.md's, docs/lease.md's
+#                                 Rust), sequence (those that need PostgreSQL), core (the Rust ones)
 # suite -> "set-up parts | build parts"
 declare -A SUITE_NEEDS=(
   [core]="10-toolchain |"

@@ -45,3 +45,10 @@ pub use lock::{
     LIVE_MS, LockFile, Skew, bounds, default_dir, format_lock_file, holder_pid, in_use,
     parse_holder, parse_lock_file, resolve_dir,
 };
+
+/// The Rust examples of docs/lease.md, run as doctests so that they cannot
+/// rot (tests/node/docs-examples.test.js checks that every file with a rust
+/// block is included by a crate).
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/lease.md")]
+struct LeaseDocs;

@@ -17,10 +17,12 @@ declare -A WASM_EXCLUDED=(
   [default-worker.test.js]="it runs the wasm entry and the no-native-binary entry in children of its own"
   [cli.test.js]="snowmint/wasm has no bin: the CLI runs in the no-native-binary pass below"
   [cjs.test.js]="snowmint/wasm has no CommonJS entry: require('snowmint') runs in the no-native-binary pass below"
+  [docs-examples.test.js]="the docs' examples are Node's: zero-config nextId(), local leases and snowmint/sequence need the native addon"
 )
 declare -A FALLBACK_EXCLUDED=(
   [workers.test.js]="as above: a generator per thread"
   [default-worker.test.js]="as above: it makes the no-native-binary copy itself"
+  [docs-examples.test.js]="as above: local leases and snowmint/sequence need the native addon"
 )
 # files EXCLUDED_ARRAY_NAME: the tests/node files not in that exclude list.
 files() {

@@ -113,7 +113,7 @@ echo "  consumer-cjs.cts type-checks"
 say "tests/node against the installed package"
 mkdir -p tests
 cp -r "$ROOT/tests/node" "$ROOT/tests/vectors" tests/
-cp "$ROOT/README.md" . # readme-convert.test.js and readme-examples.test.js run the README's examples
+cp -r "$ROOT/README.md" "$ROOT/docs" . # docs-examples.test.js runs their examples against the installed package
 # All but protocol.test.js, which checks the repository's sources (every layer's error codes, the
 # generated regions), not the package: 20-node.sh runs it.
 SNOWMINT_PACKAGE=snowmint SNOWMINT_CLI="$tmp/app/node_modules/snowmint/bin/snowmint.js" node --test $(ls tests/node/*.test.js | grep -v '/protocol\.test\.js$')

@@ -8,7 +8,9 @@
 # and the deployments that must refuse or lock (tests/lease/deploy.test.js:
 # simulated Kubernetes, Lambda and Heroku replicas, two `new Snowflake()`,
 # SNOWMINT_WORKER_ID=5 twice, a restart 3 s back under libfaketime, and
-# docs/deploy.md's examples).
+# docs/deploy.md's examples), and the README's and docs' examples that need
+# Redis, etcd or ZooKeeper, run as written (tests/lease/docs.test.js). The
+# crate's doctests include docs/lease.md's Rust example.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 say "cargo test -p snowmint-lease (release)"
