@@ -159,3 +159,11 @@ test('the links between the README, docs/ and CONTRIBUTING.md lead to a file and
   }
   assert.ok(checked > 50, `only ${checked} links`);
 });
+
+test('docs/README.md indexes every page of docs/', () => {
+  const index = readFileSync(path.join(ROOT, 'docs/README.md'), 'utf8');
+  for (const file of docFiles().filter((f) => f.startsWith('docs/') && f !== 'docs/README.md')) {
+    const page = path.basename(file);
+    assert.ok(index.includes(`](${page})`), `docs/README.md does not link ${page}`);
+  }
+});
