@@ -27,10 +27,10 @@ declare -A SUITE_NEEDS=(
   [lease]="10-toolchain 30-wasm 50-lease 55-zookeeper | 10-entries 15-wasm 20-node"
   [bounds]="10-toolchain 30-wasm 80-postgres | 10-entries 15-wasm 20-node"
   [sequence]="10-toolchain 30-wasm 50-lease 55-sequence 80-postgres | 10-entries 15-wasm 20-node"
-  [json]="10-toolchain 30-wasm 60-chromium 72-node-builds | 10-entries 15-wasm 20-node"
-  [browser]="10-toolchain 30-wasm 60-chromium | 10-entries 15-wasm 20-node"
+  [json]="10-toolchain 30-wasm 60-browsers 72-node-builds | 10-entries 15-wasm 20-node"
+  [browser]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm 20-node"
   [bench-index]="10-toolchain 80-postgres |"
-  [wasm-size]="10-toolchain 30-wasm | 10-entries 15-wasm"
+  [wasm-size]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm"
 )
 # Suites that need every platform package cross-compiled, not only this machine's.
 ALL_PLATFORMS_SUITES=" platforms runtimes "

@@ -1,10 +1,21 @@
 // The workerd entry's first import (host-workerd.js): makes the wasm backend
-// of the module that workerd compiled from the shipped .wasm file when it
-// loaded the worker. Imported before host-browser.js, which would otherwise
-// compile the inlined bytes at run time: workerd refuses that ("Wasm code
-// generation disallowed by embedder") for compatibility dates before
-// 2025-06-01 and in a module imported lazily with `await import()`.
+// of the modules that workerd compiled from the shipped .wasm files when it
+// loaded the worker (the full module, and the minting modules of the texts).
+// Imported before host-browser.js, which would otherwise compile the inlined
+// bytes at run time: workerd refuses that ("Wasm code generation disallowed
+// by embedder") for compatibility dates before 2025-06-01 and in a module
+// imported lazily with `await import()`.
+import ksuid from '../wasm/mint-ksuid.wasm';
+import objectid from '../wasm/mint-objectid.wasm';
+import ulid from '../wasm/mint-ulid.wasm';
+import uuidv1 from '../wasm/mint-uuidv1.wasm';
+import uuidv4 from '../wasm/mint-uuidv4.wasm';
+import uuidv6 from '../wasm/mint-uuidv6.wasm';
+import uuidv7 from '../wasm/mint-uuidv7.wasm';
 import module from '../wasm/snowmint_bg.wasm';
+import { useCompiled } from './web/mint.js';
+import { MINTERS } from './web/minters.js';
 import { wasmBackend } from './wasm-backend.js';
 
-wasmBackend(module);
+useCompiled({ ulid, uuidv7, uuidv4, uuidv1, uuidv6, ksuid, objectid });
+wasmBackend(module, MINTERS);

@@ -76,8 +76,8 @@ test('runs double while used up in time and halve when most of one expires', () 
 test('text runs follow the same rule: double while used up, halve when most expire', () => {
   const clock = { t: 1000 };
   const backend = { mintText: (kind, n) => 'x'.repeat(n * 2) };
-  const { TextSource } = createSources(backend, { now: () => clock.t, margin: 0, C: { ...C } });
-  const texts = new TextSource('ulid', 2, true);
+  const { newTextSource } = createSources(backend, { now: () => clock.t, margin: 0, C: { ...C } });
+  const texts = newTextSource('ulid', 2, true);
   texts.next();
   assert.equal(texts.run, 16);
   for (let i = 0; i < 16; i++) texts.next();

@@ -180,7 +180,8 @@ test("Vercel's edge-runtime: the edge-light condition", async (t) => {
 async function servePages(t) {
   const out = mkdtempSync(path.join(tmpdir(), 'snowmint-page-'));
   t.after(() => rmSync(out, { recursive: true, force: true }));
-  await bundle("import { probe } from './probe.js'; import('snowmint').then((sm) => { window.result = probe(sm); }, (e) => { window.result = { error: e.name + ': ' + e.message }; });", out, {
+  // The wasm modules compile at first use, not at import: an error of either is the page's result.
+  await bundle("import { probe } from './probe.js'; import('snowmint').then(probe).then((r) => { window.result = r; }, (e) => { window.result = { error: e.name + ': ' + e.message }; });", out, {
     format: 'esm',
     splitting: true,
     platform: 'browser',

@@ -1,6 +1,6 @@
-// The browser's minting modules (wasm/mint/), one per text kind: batches
-// of its texts, and one ID for a given time. Each is instantiated at its
-// first ID from its bytes, inlined in npm/wasm/mint-KIND.js like the full
+// The browser's minting modules (wasm/mint/): batches of texts of the kinds
+// each mints, and one ID for a given time. Each is instantiated at its
+// first ID from its bytes, inlined in npm/wasm/mint-NAME.js like the full
 // module's, so a page needs no fetch and no bundler configuration, and a
 // page downloads the modules of the kinds it mints and no other. They carry
 // no message texts: an error crosses as the core's numbered error
@@ -36,6 +36,17 @@ const WORDS = [
 // END GENERATED
 
 let ascii = null;
+/** Modules compiled by the host, by name (useCompiled): used instead of the inlined bytes. */
+let compiled = {};
+
+/**
+ * Makes the minting modules instantiate from `modules` (a compiled
+ * WebAssembly.Module by module name), not from their inlined bytes: for
+ * workerd, which compiles no wasm from bytes (npm/src/wasm-module.js).
+ */
+export function useCompiled(modules) {
+  compiled = modules;
+}
 
 /** The error of a call that returned -1: its numbers worded. */
 function failure(w) {
@@ -44,37 +55,49 @@ function failure(w) {
   return makeError(code, message);
 }
 
+/** The bytes of an npm/wasm/mint-NAME.js namespace: its text, one char per byte XOR its key. */
+function bytesOf({ default: text, key }) {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) ^ key;
+  return bytes;
+}
+
 /**
- * The minting of the module whose bytes `bytes` holds (an npm/wasm/mint-KIND.js
- * namespace: its text, one char per byte XOR its key): `texts(kind, count,
- * report)`, `count` texts of kind `kind` (an index above) in one string,
- * with `report[FRESH_MS]` as the core reports it; `textAt(kind, ms)`, an ID
- * for Unix ms `ms` with fresh random bits.
+ * The exports of minting module `name`, whose bytes `embedded` holds (an
+ * npm/wasm/mint-NAME.js namespace), instantiated at the first call: one
+ * instance for all the kinds it mints.
  */
-export function minter(bytes) {
+export function mintModule(name, embedded) {
   let wasm = null;
-  const instance = () => {
+  return () => {
     if (wasm) return wasm;
-    const { default: text, key } = bytes;
-    const module = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) module[i] = text.charCodeAt(i) ^ key;
     const random = (ptr, len) => crypto.getRandomValues(new Uint8Array(wasm.memory.buffer, ptr, len));
     const imports = { m: { m: () => performance.now(), w: Date.now, r: random } };
-    wasm = new WebAssembly.Instance(new WebAssembly.Module(module), imports).exports;
+    wasm = new WebAssembly.Instance(compiled[name] ?? new WebAssembly.Module(bytesOf(embedded)), imports).exports;
     ascii ??= new TextDecoder();
     return wasm;
   };
-  /** `w.out()`'s first `length` bytes as text. */
-  const textOf = (w, length) => ascii.decode(new Uint8Array(w.memory.buffer, w.out(), length));
+}
+
+/** `w.out()`'s first `length` bytes as text. */
+const textOf = (w, length) => ascii.decode(new Uint8Array(w.memory.buffer, w.out(), length));
+
+/**
+ * The minting of kind `kind` (an index above) by the module `instance()`
+ * (mintModule): `texts(count, report)`, `count` texts in one string, with
+ * `report[FRESH_MS]` as the core reports it; `textAt(ms)`, an ID for Unix
+ * ms `ms` with fresh random bits.
+ */
+export function minter(kind, instance) {
   return {
-    texts(kind, count, report) {
+    texts(count, report) {
       const w = instance();
       const fresh = w.texts(kind, count);
       if (fresh < 0) throw failure(w);
       report[FRESH_MS] = fresh;
       return textOf(w, count * WIDTHS[kind]);
     },
-    textAt(kind, ms) {
+    textAt(ms) {
       const w = instance();
       const length = w.text_at(kind, ms);
       if (length < 0) throw failure(w);

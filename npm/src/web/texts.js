@@ -7,14 +7,8 @@
 import { checkOptions } from '../api/checks.js';
 import { timeArg } from '../api/at.js';
 import { TextSource } from '../api/sources.js';
-import * as KSUID_MODULE from '../../wasm/mint-ksuid.js';
-import * as OBJECTID_MODULE from '../../wasm/mint-objectid.js';
-import * as ULID_MODULE from '../../wasm/mint-ulid.js';
-import * as UUIDV1_MODULE from '../../wasm/mint-uuidv1.js';
-import * as UUIDV4_MODULE from '../../wasm/mint-uuidv4.js';
-import * as UUIDV6_MODULE from '../../wasm/mint-uuidv6.js';
-import * as UUIDV7_MODULE from '../../wasm/mint-uuidv7.js';
-import { KSUID, MAX_TEXT_RUN, MIN_RUN, OBJECTID, ULID, UUIDV1, UUIDV4, UUIDV6, UUIDV7, WIDTHS, minter } from './mint.js';
+import { KSUID, MAX_TEXT_RUN, MIN_RUN, OBJECTID, ULID, UUIDV1, UUIDV4, UUIDV6, UUIDV7, WIDTHS } from './mint.js';
+import { ksuidMinter, objectIdMinter, ulidMinter, uuidv1Minter, uuidv4Minter, uuidv6Minter, uuidv7Minter } from './minters.js';
 
 /** Whether a batch claimed at `src.start` may still be handed out (no expiry words in a browser). */
 const fresh = (src) => {
@@ -23,14 +17,13 @@ const fresh = (src) => {
 };
 
 /**
- * The minting function of text kind `kind` over the module `bytes`;
- * `name` (the function's) for a kind that takes `{ time }`.
+ * The minting function of text kind `kind` over its minter `m`; `name`
+ * (the function's) for a kind that takes `{ time }`.
  */
-function texts(kind, bytes, name) {
-  const m = minter(bytes);
+function texts(kind, m, name) {
   /** How its text source claims and judges its batches (api/sources.js TextSource). */
   const batches = {
-    mint: m.texts,
+    mint: (kind, count, report) => m.texts(count, report),
     // Date.now() bounds how long a batch is handed out: in Chromium it costs a fifth of performance.now().
     now: Date.now,
     margin: 0,
@@ -48,14 +41,14 @@ function texts(kind, bytes, name) {
   return (options) => {
     if (options === undefined) return next();
     const o = checkOptions(`${name}() options`, options, ['time']);
-    return o.time === undefined ? next() : m.textAt(kind, timeArg('time', o.time));
+    return o.time === undefined ? next() : m.textAt(timeArg('time', o.time));
   };
 }
 
-export const ulid = /* @__PURE__ */ texts(ULID, ULID_MODULE, 'ulid');
-export const uuidv7 = /* @__PURE__ */ texts(UUIDV7, UUIDV7_MODULE, 'uuidv7');
-export const uuidv4 = /* @__PURE__ */ texts(UUIDV4, UUIDV4_MODULE);
-export const uuidv1 = /* @__PURE__ */ texts(UUIDV1, UUIDV1_MODULE, 'uuidv1');
-export const uuidv6 = /* @__PURE__ */ texts(UUIDV6, UUIDV6_MODULE, 'uuidv6');
-export const ksuid = /* @__PURE__ */ texts(KSUID, KSUID_MODULE, 'ksuid');
-export const objectId = /* @__PURE__ */ texts(OBJECTID, OBJECTID_MODULE, 'objectId');
+export const ulid = /* @__PURE__ */ texts(ULID, ulidMinter, 'ulid');
+export const uuidv7 = /* @__PURE__ */ texts(UUIDV7, uuidv7Minter, 'uuidv7');
+export const uuidv4 = /* @__PURE__ */ texts(UUIDV4, uuidv4Minter);
+export const uuidv1 = /* @__PURE__ */ texts(UUIDV1, uuidv1Minter, 'uuidv1');
+export const uuidv6 = /* @__PURE__ */ texts(UUIDV6, uuidv6Minter, 'uuidv6');
+export const ksuid = /* @__PURE__ */ texts(KSUID, ksuidMinter, 'ksuid');
+export const objectId = /* @__PURE__ */ texts(OBJECTID, objectIdMinter, 'objectId');

@@ -75,33 +75,47 @@ impl Clock for Wall {
 
 static CLOCK: FollowingClock<Mono, Wall> = FollowingClock::new(Mono, Wall);
 
-/// `crypto.getRandomValues` fetched 256 bytes at a time (it refuses more
-/// than 65,536 at once, and each call crosses into JS).
+/// Bytes of the pool: `crypto.getRandomValues` is called once per 4 KiB,
+/// as the core's `PooledOsRng` does (each call crosses into JS; it refuses
+/// more than 65,536 bytes at once).
+const POOL_BYTES: usize = 4096;
+
+/// `crypto.getRandomValues` output not handed out yet: the last `left` bytes.
 struct Pool {
-    bytes: [u8; 256],
+    bytes: [u8; POOL_BYTES],
     left: usize,
 }
 
 static POOL: One<RefCell<Pool>> = One(RefCell::new(Pool {
-    bytes: [0; 256],
+    bytes: [0; POOL_BYTES],
     left: 0,
 }));
 
-/// The page's CSPRNG through [`POOL`].
+/// The page's CSPRNG through [`POOL`]; each byte is handed out once and zeroed.
 struct PageRng;
 
 impl PageRng {
-    fn take(dst: &mut [u8]) {
+    /// The next `N` (at most [`POOL_BYTES`]) bytes: a fixed-size copy, as
+    /// a UUIDv7 takes 8 per ID.
+    fn bytes<const N: usize>() -> [u8; N] {
         let mut pool = POOL.0.borrow_mut();
+        if pool.left < N {
+            // SAFETY: the pool's bytes are this module's memory, valid for POOL_BYTES bytes.
+            unsafe { get_random(pool.bytes.as_mut_ptr(), POOL_BYTES) };
+            pool.left = POOL_BYTES;
+        }
+        let start = POOL_BYTES - pool.left;
+        pool.left -= N;
+        let mut out = [0; N];
+        let served = &mut pool.bytes[start..start + N];
+        out.copy_from_slice(served);
+        served.fill(0);
+        out
+    }
+
+    fn take(dst: &mut [u8]) {
         for b in dst {
-            if pool.left == 0 {
-                // SAFETY: the pool's bytes are this module's memory, valid for 256 bytes.
-                unsafe { get_random(pool.bytes.as_mut_ptr(), 256) };
-                pool.left = 256;
-            }
-            pool.left -= 1;
-            let i = pool.left;
-            *b = core::mem::take(&mut pool.bytes[i]);
+            [*b] = PageRng::bytes::<1>();
         }
     }
 }
@@ -109,14 +123,10 @@ impl PageRng {
 impl TryRng for PageRng {
     type Error = Infallible;
     fn try_next_u32(&mut self) -> Result<u32, Infallible> {
-        let mut b = [0; 4];
-        PageRng::take(&mut b);
-        Ok(u32::from_le_bytes(b))
+        Ok(u32::from_le_bytes(PageRng::bytes()))
     }
     fn try_next_u64(&mut self) -> Result<u64, Infallible> {
-        let mut b = [0; 8];
-        PageRng::take(&mut b);
-        Ok(u64::from_le_bytes(b))
+        Ok(u64::from_le_bytes(PageRng::bytes()))
     }
     fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Infallible> {
         PageRng::take(dst);
@@ -206,28 +216,30 @@ pub extern "C" fn numbers() -> *const f64 {
     NUMBERS.0.as_ptr().cast()
 }
 
-/// The kind at `index` of the core's `TextKind::NAMES`, if this module
-/// mints it (its features). Each arm gives a constant, so the compiler knows
-/// which kinds can come out, and links no code for the others.
-fn kind_of(index: u32) -> Option<TextKind> {
-    match TextKind::ALL.get(index as usize)? {
-        #[cfg(feature = "ulid")]
-        TextKind::Ulid => Some(TextKind::Ulid),
-        #[cfg(feature = "uuidv7")]
-        TextKind::UuidV7 => Some(TextKind::UuidV7),
-        #[cfg(feature = "uuidv4")]
-        TextKind::UuidV4 => Some(TextKind::UuidV4),
-        #[cfg(feature = "uuidv1")]
-        TextKind::UuidV1 => Some(TextKind::UuidV1),
-        #[cfg(feature = "uuidv6")]
-        TextKind::UuidV6 => Some(TextKind::UuidV6),
-        #[cfg(feature = "ksuid")]
-        TextKind::Ksuid => Some(TextKind::Ksuid),
-        #[cfg(feature = "objectid")]
-        TextKind::ObjectId => Some(TextKind::ObjectId),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
+/// Calls `f` with the kind at `index` of the core's `TextKind::NAMES` as
+/// a constant, if this module mints it (its features), else gives
+/// [`internal`]. Each arm is its own call with a constant kind, so the
+/// compiler links, for each kind the module mints, only that kind's code.
+macro_rules! by_kind {
+    ($index:expr, $f:ident($($arg:expr),*)) => {
+        match $index {
+            #[cfg(feature = "ulid")]
+            0 => $f(TextKind::Ulid, $($arg),*),
+            #[cfg(feature = "uuidv7")]
+            1 => $f(TextKind::UuidV7, $($arg),*),
+            #[cfg(feature = "uuidv4")]
+            2 => $f(TextKind::UuidV4, $($arg),*),
+            #[cfg(feature = "uuidv1")]
+            3 => $f(TextKind::UuidV1, $($arg),*),
+            #[cfg(feature = "uuidv6")]
+            4 => $f(TextKind::UuidV6, $($arg),*),
+            #[cfg(feature = "ksuid")]
+            5 => $f(TextKind::Ksuid, $($arg),*),
+            #[cfg(feature = "objectid")]
+            6 => $f(TextKind::ObjectId, $($arg),*),
+            _ => internal(),
+        }
+    };
 }
 
 /// `-1` after an error: its numbers are at [`numbers`].
@@ -254,9 +266,11 @@ fn internal() -> f64 {
 /// until its own reading before the call plus that plus 1 ms), or -1.
 #[unsafe(no_mangle)]
 pub extern "C" fn texts(kind: u32, count: u32) -> f64 {
-    let Some(kind) = kind_of(kind) else {
-        return internal();
-    };
+    by_kind!(kind, texts_of(count))
+}
+
+#[inline(always)]
+fn texts_of(kind: TextKind, count: u32) -> f64 {
     let count = (count as usize).min(OUT_BYTES / kind.width());
     // SAFETY: an import of plain numbers.
     let start = unsafe { perf_now() };
@@ -281,12 +295,12 @@ pub extern "C" fn texts(kind: u32, count: u32) -> f64 {
 /// by its random bits. Returns its length, or -1.
 #[unsafe(no_mangle)]
 pub extern "C" fn text_at(kind: u32, ms: f64) -> f64 {
-    let Some(kind) = kind_of(kind) else {
-        return internal();
-    };
-    let mut random = [0; 16];
-    PageRng::take(&mut random);
-    match kind.text_at(ms as u64, u128::from_le_bytes(random)) {
+    by_kind!(kind, text_at_of(ms))
+}
+
+#[inline(always)]
+fn text_at_of(kind: TextKind, ms: f64) -> f64 {
+    match kind.text_at(ms as u64, u128::from_le_bytes(PageRng::bytes())) {
         Ok(text) => {
             // (As bytes: the text as a `str` would link a UTF-8 check.)
             let text = text.as_bytes();
