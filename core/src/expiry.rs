@@ -23,7 +23,7 @@
 //!
 //! Costs: re-arming a timer that has fired takes 5-7 us (a `timer_settime`
 //! of a signalling timer; 0.5 us for one that has not fired), so only runs
-//! grown to [`MIN_RUN`] IDs in a tick claim a word: a busy thread pays it
+//! grown to [`WORD_MIN_RUN`] IDs in a tick claim a word: a busy thread pays it
 //! about once per millisecond. Other code on that thread may see `EINTR`
 //! from a non-restartable call (`poll`, `epoll_wait`, `nanosleep`) about
 //! once per millisecond while it mints, and once after its last run.
@@ -46,8 +46,10 @@ pub const SAFETY_NS: u64 = 200_000;
 pub const SLOTS: usize = 256;
 
 /// IDs a run reaches within one tick before it claims a word: re-arming a
-/// fired timer costs 5-7 us, so only bursts pay for it.
-pub const MIN_RUN: u32 = 16;
+/// fired timer costs 5-7 us, so only bursts pay for it. (Not
+/// [`binding::MIN_RUN`](crate::binding::MIN_RUN), the smallest run a JavaScript
+/// thread claims, although both are 16.)
+pub const WORD_MIN_RUN: u32 = 16;
 
 #[cfg(target_os = "linux")]
 mod imp {
