@@ -175,9 +175,11 @@ pub fn check_name(name: &str) -> Result<(), Error> {
     Err(Error::SequenceName { reason })
 }
 
-/// A run of consecutive IDs: `start`, `start + 1`, ..., `start + len - 1`.
+/// Consecutive IDs: `start`, `start + 1`, ..., `start + len - 1`; a block
+/// the store answered with, or the run of one that
+/// [`BlockSequence::take`] hands out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Run {
+pub struct IdRange {
     /// The first ID.
     pub start: u64,
     /// How many IDs (at least 1).
@@ -194,7 +196,7 @@ pub struct BlockSequence {
     /// When `next` reaches this, the next block is asked for.
     refill_at: u64,
     /// The block fetched ahead, if any.
-    spare: Option<Run>,
+    spare: Option<IdRange>,
     /// The size of the block asked for and not yet answered.
     pending: Option<u64>,
     /// The end of the last block received: a later one must not start before it.
@@ -238,7 +240,7 @@ impl BlockSequence {
     /// [`Error::SequenceEmpty`] when none is buffered. A run ends where the
     /// next block should be asked for, so a caller that counts through
     /// the run itself calls [`request`](Self::request) at the right time.
-    pub fn take(&mut self, max: u64) -> Result<Run, Error> {
+    pub fn take(&mut self, max: u64) -> Result<IdRange, Error> {
         if self.next == self.end {
             let spare = self.spare.take().ok_or(Error::SequenceEmpty)?;
             self.start_block(spare);
@@ -249,7 +251,7 @@ impl BlockSequence {
             self.end
         };
         let len = (stop - self.next).min(max.max(1));
-        let run = Run {
+        let run = IdRange {
             start: self.next,
             len,
         };
@@ -258,7 +260,7 @@ impl BlockSequence {
         Ok(run)
     }
 
-    fn start_block(&mut self, block: Run) {
+    fn start_block(&mut self, block: IdRange) {
         self.next = block.start;
         self.end = block.start + block.len;
         self.refill_at = block.start + block.len / 2;
@@ -327,7 +329,7 @@ impl BlockSequence {
         self.last_end = end;
         self.failures = 0;
         self.retry_at_ms = 0;
-        let block = Run { start, len };
+        let block = IdRange { start, len };
         if self.next == self.end {
             self.start_block(block);
         } else {
@@ -462,15 +464,15 @@ mod tests {
         assert_eq!(s.request(0), None, "one request at a time");
         s.add_block(1, 10).unwrap();
         // The first run stops where the refill is due.
-        assert_eq!(s.take(100), Ok(Run { start: 1, len: 5 }));
+        assert_eq!(s.take(100), Ok(IdRange { start: 1, len: 5 }));
         assert_eq!(s.request(1), Some(10));
         s.add_block(11, 10).unwrap();
         assert_eq!(s.request(1), None, "a spare is buffered");
         assert_eq!(s.buffered(), 15);
-        assert_eq!(s.take(2), Ok(Run { start: 6, len: 2 }));
-        assert_eq!(s.take(100), Ok(Run { start: 8, len: 3 }));
-        assert_eq!(s.take(100), Ok(Run { start: 11, len: 5 }));
-        assert_eq!(s.take(100), Ok(Run { start: 16, len: 5 }));
+        assert_eq!(s.take(2), Ok(IdRange { start: 6, len: 2 }));
+        assert_eq!(s.take(100), Ok(IdRange { start: 8, len: 3 }));
+        assert_eq!(s.take(100), Ok(IdRange { start: 11, len: 5 }));
+        assert_eq!(s.take(100), Ok(IdRange { start: 16, len: 5 }));
         assert_eq!(s.take(100), Err(Error::SequenceEmpty));
     }
 
