@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::sync::{Mutex, Once};
 
 use snowmint::clock::{Clock, MonotonicClock};
-use snowmint::snowflake::{AtomicSnowflake, Claim, Layout, Parts};
+use snowmint::snowflake::{AtomicSnowflake, Claim, Decoded, Layout};
 
 use crate::error::{Code, Error, LeaseError};
 use crate::lock::{self, LockFile, Skew, lock};
@@ -570,7 +570,7 @@ impl<C: Clock + Clone> LeasedSnowflake<C> {
     }
 
     /// Splits an ID of this generator's layout into its fields.
-    pub fn decode(&self, id: u64) -> Result<Parts, snowmint::Error> {
+    pub fn decode(&self, id: u64) -> Result<Decoded, snowmint::Error> {
         self.generator.decode(id)
     }
 

@@ -150,7 +150,7 @@ impl Preset {
 
 /// The fields of a decoded Snowflake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Parts {
+pub struct Decoded {
     /// Ticks since the epoch.
     pub tick: u64,
     /// Start of the tick, in Unix milliseconds.
@@ -422,7 +422,7 @@ impl Layout {
     }
 
     /// Splits an ID into its fields; see [`Layout::check_id`].
-    pub fn decode(&self, id: u64) -> Result<Parts, Error> {
+    pub fn decode(&self, id: u64) -> Result<Decoded, Error> {
         self.check_id(id)?;
         let tick = id >> (self.worker_bits + self.sequence_bits);
         let (worker_id, sequence) = match self.order {
@@ -443,7 +443,7 @@ impl Layout {
                 worker_id & mask(s.low_bits),
             )
         });
-        Ok(Parts {
+        Ok(Decoded {
             tick,
             timestamp_ms: self.ms_of_tick(tick),
             worker_id,

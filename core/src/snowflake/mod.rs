@@ -27,7 +27,7 @@ pub use generator::AtomicSnowflake;
 pub use generator::Run;
 pub use generator::Snowflake;
 pub use layout::{
-    CustomLayout, FieldOrder, Layout, Parts, Preset, WorkerSplit, parse_decimal,
+    CustomLayout, Decoded, FieldOrder, Layout, Preset, WorkerSplit, parse_decimal,
     parse_decimal_of_width,
 };
 pub use policy::{OnBackwards, OnExhausted};
