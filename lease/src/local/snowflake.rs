@@ -54,8 +54,8 @@ impl<C: Clock + Clone> LeasedSnowflake<C> {
         while !rest.is_empty() {
             let c = self.claim((rest.len() as u64).min(per_tick))?;
             let (head, tail) = rest.split_at_mut(c.count as usize);
-            for (slot, id) in head.iter_mut().zip(c.ids()) {
-                *slot = id;
+            for (out, id) in head.iter_mut().zip(c.ids()) {
+                *out = id;
             }
             rest = tail;
         }
