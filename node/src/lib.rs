@@ -42,7 +42,8 @@ fn kind_arg(kind: Option<String>) -> Result<Option<Kind>> {
         .map_err(core_err)
 }
 
-/// The report's expiry slot: 1 if the run's expiry word is set (the kernel clears it when the run expires), else 0.
+/// The report's `EXPIRY_WORD_SET` entry: 1 if the run's expiry word is set
+/// (the kernel clears it when the run expires), else 0.
 fn report_expiry(timing: &mut [f64], expires: bool) {
     if let Some(t) = timing.get_mut(Report::EXPIRY_WORD_SET) {
         *t = f64::from(u8::from(expires));
@@ -60,12 +61,12 @@ pub fn mint_text(
     kind: String,
     count: u32,
     mut timing: Float64ArraySlice<'_>,
-    slot: Option<u32>,
+    expiry_slot: Option<u32>,
 ) -> Result<String> {
     // SAFETY: as in `SnowflakeHandle::fill`.
     let timing = unsafe { timing.as_mut() };
     let mut out = String::new();
-    let claim = slot.and_then(expiry::begin);
+    let claim = expiry_slot.and_then(expiry::begin);
     let fresh = TextKind::from_name(&kind)
         .and_then(|kind| snowmint::mint_texts_fresh(kind, count as usize, &mut out))
         .map_err(core_err)?;

@@ -180,13 +180,13 @@ impl SnowflakeHandle {
         max: u32,
         mut timing: Float64ArraySlice<'_>,
         wait: bool,
-        slot: Option<u32>,
+        expiry_slot: Option<u32>,
     ) -> Result<u32> {
         // SAFETY: the JS thread is blocked in this call; api.js does not share these arrays.
         let (out, timing) = unsafe { (out.as_mut(), timing.as_mut()) };
         let len = out.len().min(max as usize);
         // Before the claim: the clock reading its deadline counts from.
-        let claim = slot.and_then(expiry::begin);
+        let claim = expiry_slot.and_then(expiry::begin);
         self.with(|g, generation| {
             let run = g.claim_into(&mut out[..len], wait).map_err(core_err)?;
             report(timing, &run, Some(run.high_water_ms), generation);
@@ -293,11 +293,11 @@ pub fn snowflake_new(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Result<S
 /// Installs the default generator unless one is installed; true if this call did.
 #[napi(catch_unwind)]
 pub fn default_init(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Result<bool> {
-    let mut slot = DEFAULT.write().unwrap_or_else(|e| e.into_inner());
-    if slot.is_some() {
+    let mut default = DEFAULT.write().unwrap_or_else(|e| e.into_inner());
+    if default.is_some() {
         return Ok(false);
     }
-    *slot = Some(build(&spec, clock)?);
+    *default = Some(build(&spec, clock)?);
     GENERATION.fetch_add(1, Ordering::Release);
     Ok(true)
 }
@@ -309,8 +309,11 @@ pub fn default_configure(spec: SnowflakeSpec, clock: Option<&TestClock>) -> Resu
         spec_of(&spec).map_err(core_err)?,
         clock_of(&spec, clock).map_err(core_err)?,
     );
-    let mut slot = DEFAULT.write().unwrap_or_else(|e| e.into_inner());
-    *slot = Some(spec.build_after(clock, slot.as_ref()).map_err(core_err)?);
+    let mut default = DEFAULT.write().unwrap_or_else(|e| e.into_inner());
+    *default = Some(
+        spec.build_after(clock, default.as_ref())
+            .map_err(core_err)?,
+    );
     GENERATION.fetch_add(1, Ordering::Release);
     Ok(())
 }
