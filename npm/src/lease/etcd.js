@@ -24,7 +24,7 @@
 // (the first by key), not the whole fleet's.
 
 import { ConfigError } from '../errors.js';
-import { acquireLease, clockOf, skewOptions, ttlOptions } from './lease.js';
+import { acquireLease, clockOf, coordinatorSkewOptions, ttlOptions } from './lease.js';
 import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 
@@ -48,7 +48,7 @@ export function etcdLease(client, options = {}) {
   const prefix = options.prefix ?? 'snowmint';
   const timing = ttlOptions(options);
   const range = workerIdRange(options);
-  const skew = skewOptions(options);
+  const skew = coordinatorSkewOptions(options);
   const clockKey = (id) => `${prefix}/clock/${id}`;
   const workerKey = (id) => `${prefix}/worker/${id}`;
   const boundKey = (id) => `${prefix}/hwm/${id}`;

@@ -115,8 +115,13 @@ export function idRange(o, size = 1024, layoutName = 'the default layout') {
   return { min, max };
 }
 
-/** Checked, defaulted skew options: `maxSkewMs` (default 1000) and `onSkew` ('warn' by default, or 'refuse'). */
-export function skewOptions(o) {
+/**
+ * Checked, defaulted skew options of a lease with a coordinator (Redis, etcd,
+ * ZooKeeper): `maxSkewMs` (a whole number of ms, default 1000) and `onSkew`
+ * ('warn' by default, or 'refuse'). The local lease's are `localSkewOptions`
+ * (local.js), which refuse by default.
+ */
+export function coordinatorSkewOptions(o) {
   const maxSkewMs = o.maxSkewMs ?? 1000;
   const onSkew = o.onSkew ?? 'warn';
   if (!Number.isInteger(maxSkewMs) || maxSkewMs < 0) throw new ConfigError('ERR_INVALID_OPTION', `maxSkewMs must be a non-negative integer, got ${maxSkewMs}`);
@@ -233,7 +238,7 @@ export class Lease extends EventEmitter {
    * @param {{ clock: () => number, range: {min: number, max: number}, timing?: {ttlMs: number, renewMs: number, marginMs: number}, reserveMs?: number, skew?: {maxSkewMs: number, onSkew: 'warn' | 'refuse'} }} o
    *   `timing` for stores with a TTL; `reserveMs` for sync stores: how far past the
    *   current tick each synchronous extension reserves (one write per that many ms of minting);
-   *   `skew` (from `skewOptions`) for stores whose extend returns `Readings`.
+   *   `skew` (from `coordinatorSkewOptions`) for stores whose extend returns `Readings`.
    */
   constructor(store, o) {
     super();
@@ -242,7 +247,7 @@ export class Lease extends EventEmitter {
     this.#range = o.range;
     this.#timing = o.timing ?? null;
     this.#reserveMs = o.reserveMs ?? 0;
-    this.#skew = o.skew ?? skewOptions({});
+    this.#skew = o.skew ?? coordinatorSkewOptions({});
   }
 
   /** The leased worker ID (it can change when a lost lease is re-acquired; see `epoch`). */

@@ -23,7 +23,7 @@
 // Redis 6.2 or later.
 
 import { ConfigError } from '../errors.js';
-import { acquireLease, clockOf, skewOptions, ttlOptions } from './lease.js';
+import { acquireLease, clockOf, coordinatorSkewOptions, ttlOptions } from './lease.js';
 import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 
@@ -112,7 +112,7 @@ export function redisLease(client, options = {}) {
   const prefix = options.prefix ?? 'snowmint';
   const timing = ttlOptions(options);
   const range = workerIdRange(options);
-  const skew = skewOptions(options);
+  const skew = coordinatorSkewOptions(options);
   const hash = `{${prefix}}:hwm`;
   const clocks = `{${prefix}}:clock`;
   const marker = [`{${prefix}}:data`, `{${prefix}}:young`];
