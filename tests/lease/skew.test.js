@@ -2,7 +2,7 @@
 // store's readings mean, and which options a lease accepts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { coordinatorSkewOptions, measureSkew } from '../../npm/src/lease/lease.js';
+import { coordinatorSkewOptions, measureSkew } from '../../npm/src/lease/skew.js';
 
 test('against a server clock: our clock at the middle of the round trip minus the server time, to within half the round trip', () => {
   // Sent at 1000, answered at 1010 (our clock); the server read 6005 in between: we are ~5000 behind.

@@ -24,7 +24,9 @@
 // (the first by key), not the whole fleet's.
 
 import { ConfigError } from '../errors.js';
-import { acquireLease, clockOf, coordinatorSkewOptions, ttlOptions } from './lease.js';
+import { acquireLease } from './lease.js';
+import { clockOf, ttlOptions } from './options.js';
+import { coordinatorSkewOptions } from './skew.js';
 import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 

@@ -12,7 +12,8 @@
 
 import { ClockError, ConfigError, LeaseError } from '../errors.js';
 import { addon } from '../addon.js';
-import { Lease, clockOf, idRange } from './lease.js';
+import { Lease } from './lease.js';
+import { clockOf, idRange } from './options.js';
 
 /**
  * How far past the current tick one write of the bound reaches: a process

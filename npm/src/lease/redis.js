@@ -23,7 +23,9 @@
 // Redis 6.2 or later.
 
 import { ConfigError } from '../errors.js';
-import { acquireLease, clockOf, coordinatorSkewOptions, ttlOptions } from './lease.js';
+import { acquireLease } from './lease.js';
+import { clockOf, ttlOptions } from './options.js';
+import { coordinatorSkewOptions } from './skew.js';
 import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 

@@ -23,7 +23,9 @@
 // the marker's creation (ctime), measured on the server's clock.
 
 import { ConfigError, LeaseError } from '../errors.js';
-import { acquireLease, clockOf, coordinatorSkewOptions, ttlOptions } from './lease.js';
+import { acquireLease } from './lease.js';
+import { clockOf, ttlOptions } from './options.js';
+import { coordinatorSkewOptions } from './skew.js';
 import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 
