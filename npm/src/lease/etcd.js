@@ -16,7 +16,7 @@
 // peers' only. Each renewal reports the holder's clock (as the renewal was
 // sent) and how old that report may get in `prefix/clock/<id>`, under its
 // etcd lease (gone with it); the skew is known only to within half of that
-// age (lease.js, measureSkew). The age is what the holder measured, not
+// age (skew.js, measureSkew). The age is what the holder measured, not
 // renewMs alone: a renewal lands a round trip after it was sent, and the next
 // one is sent renewMs after this one ends, later on a busy event loop. So a
 // report's age bound is the longest gap between the holder's last reports

@@ -75,7 +75,7 @@ let exitHook = false;
 /**
  * Checked skew options of a local lease: `maxSkewMs` (default 1000;
  * Infinity: no check) and `onSkew` ('refuse' by default, or 'warn'). The
- * coordinator leases' are `coordinatorSkewOptions` (lease.js), which warn
+ * coordinator leases' are `coordinatorSkewOptions` (skew.js), which warn
  * by default.
  */
 function localSkewOptions({ maxSkewMs = 1000, onSkew = 'refuse' }) {

@@ -19,7 +19,7 @@
 // in a hash `{prefix}:clock`, and returns the server's time and a random 16
 // of the live peers' reports (those renewed within their TTL; older ones are
 // dropped), so the lease compares its clock with Redis's and with its peers'
-// (lease.js) at a cost that does not grow with the fleet. HRANDFIELD needs
+// (skew.js) at a cost that does not grow with the fleet. HRANDFIELD needs
 // Redis 6.2 or later.
 
 import { ConfigError } from '../errors.js';
