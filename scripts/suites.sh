@@ -9,7 +9,7 @@
 #   node/, npm/src/ (not lease)   node
 #   wasm/, npm/src/wasm-*.js      wasm, browser
 #   npm/src/sequence/             sequence
-#   npm/src/json.js               json
+#   npm/src/json.js, npm/src/json/ json
 #   npm/package.json, packaging   pack, platforms
 #   docs/, README.md              node (the examples that need no server), lease (those that
 #                                 need Redis, etcd or ZooKeeper, docs/deploy.md's, docs/lease.md's

@@ -5,7 +5,7 @@
 //! only for a clock past the kind's last representable time.
 //!
 //! With the feature `expiry` (Linux), a thread whose run of [`new_ulid`] and
-//! [`new_uuid_v7`] calls reaches [`MIN_RUN`](crate::expiry::MIN_RUN) IDs in
+//! [`new_uuid_v7`] calls reaches [`WORD_MIN_RUN`](crate::expiry::WORD_MIN_RUN) IDs in
 //! one tick claims an expiry word that the kernel clears when the tick ends;
 //! while it is set, the thread mints at that tick without reading the clock,
 //! which would read the same ms ([`crate::expiry`]).
@@ -117,7 +117,7 @@ impl Tick {
         MonotonicClock.now_ms()
     }
 
-    /// Reads the clock; the run's [`MIN_RUN`](crate::expiry::MIN_RUN)th
+    /// Reads the clock; the run's [`WORD_MIN_RUN`](crate::expiry::WORD_MIN_RUN)th
     /// one-call ID in a tick claims the word for the rest of the tick. Out
     /// of line: the path with a word set then needs no stack frame.
     #[cfg(all(feature = "expiry", target_os = "linux"))]
@@ -131,7 +131,7 @@ impl Tick {
         }
         if one {
             self.run.set(self.run.get() + 1);
-            if self.run.get() == crate::expiry::MIN_RUN {
+            if self.run.get() == crate::expiry::WORD_MIN_RUN {
                 self.claim();
             }
         }

@@ -50,7 +50,7 @@ fn v7_ms() -> u64 {
     (new_uuid_v7().unwrap().0 >> 80) as u64
 }
 
-/// Mints bursts of 40 ULIDs and 40 v7s (a burst grows a run past MIN_RUN,
+/// Mints bursts of 40 ULIDs and 40 v7s (a burst grows a run past WORD_MIN_RUN,
 /// so it claims a word), stalls 0-3 ms, for `rounds` rounds. Returns every
 /// ID handed out more than one tick after its tick: one whose ms is below
 /// the clock's reading right before the call, less one tick. That reading

@@ -21,6 +21,8 @@
 //!   ID again (retried on every call while another process holds it); the
 //!   generator then resumes after the new claim. A Rust lease keeps its
 //!   worker ID rather than switching: the generator's ID is fixed.
+//!
+//! The options are in `options`, the generator in `snowflake`.
 
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -29,123 +31,23 @@ use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::sync::{Mutex, Once};
 
 use snowmint::clock::{Clock, MonotonicClock};
-use snowmint::snowflake::{AtomicSnowflake, Claim, Layout, Parts};
+use snowmint::snowflake::{AtomicSnowflake, Layout};
 
 use crate::error::{Code, Error, LeaseError};
-use crate::lock::{self, LockFile, Skew, lock};
+use crate::lock::{self, LockFile, lock};
 use crate::platform;
+
+mod options;
+mod snowflake;
+
+pub use options::{DEFAULT_MAX_SKEW_MS, DEFAULT_WORKER_IDS, LeaseOptions, OnSkew};
+pub use snowflake::LeasedSnowflake;
 
 /// How far past the current tick one write of the bound reaches: a holder
 /// minting without pause writes its lock file about once per second, and a
 /// successor after a crash waits at most this long (or takes another ID).
 /// The same as Node's local lease.
 pub const RESERVE_MS: u64 = 1000;
-
-/// The worker IDs a lease may claim when no range or layout is given: the
-/// 1,024 of the default (Twitter) layout's 10-bit worker field.
-pub const DEFAULT_WORKER_IDS: RangeInclusive<u32> = 0..=1023;
-
-/// What a lease does when its clock is too far from the host's or its
-/// peers' ([`Skew`]).
-#[derive(Debug, Clone, Copy, Default)]
-pub enum OnSkew {
-    /// Refuse to mint: acquiring and minting fail with [`Code::ClockSkew`]
-    /// (`ERR_CLOCK_SKEW`) until the clocks agree again.
-    #[default]
-    Refuse,
-    /// Mint, and call this (e.g. to log) at each check that finds it.
-    Warn(fn(&Skew)),
-}
-
-/// The default of [`LeaseOptions::max_skew_ms`].
-pub const DEFAULT_MAX_SKEW_MS: u64 = 1000;
-
-/// Where and which worker IDs a [`LocalLease`] claims.
-#[derive(Debug, Clone)]
-pub struct LeaseOptions {
-    dir: Option<PathBuf>,
-    worker_ids: Option<RangeInclusive<u32>>,
-    worker_id: Option<u32>,
-    trust_local: bool,
-    max_skew_ms: u64,
-    on_skew: OnSkew,
-}
-
-impl Default for LeaseOptions {
-    fn default() -> Self {
-        LeaseOptions {
-            dir: None,
-            worker_ids: None,
-            worker_id: None,
-            trust_local: false,
-            max_skew_ms: DEFAULT_MAX_SKEW_MS,
-            on_skew: OnSkew::Refuse,
-        }
-    }
-}
-
-impl LeaseOptions {
-    /// Zero configuration: the directory of `SNOWMINT_LEASE_DIR`, else
-    /// [`default_dir`](crate::default_dir) (`<tmpdir>/snowmint-leases-<user>`,
-    /// as in Node), and worker IDs 0 to 1023.
-    pub fn new() -> Self {
-        LeaseOptions::default()
-    }
-
-    /// The lease directory, an absolute path: every process that must not
-    /// share a worker ID has to use the same one.
-    pub fn dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.dir = Some(dir.into());
-        self
-    }
-
-    /// Claims only worker IDs in `ids` (e.g. to give services disjoint ranges).
-    pub fn worker_ids(mut self, ids: RangeInclusive<u32>) -> Self {
-        self.worker_ids = Some(ids);
-        self
-    }
-
-    /// Locks exactly worker ID `id`, one you chose for this process: a live
-    /// process of this host that holds it already makes the acquisition fail
-    /// at once with [`Code::WorkerIdInUse`] (naming its pid), and a restart
-    /// on a clock that went back resumes after the last tick minted under
-    /// it. Unlike a range, an explicit ID is not refused on replica
-    /// platforms: giving each instance its own is the way out there.
-    pub fn worker_id(mut self, id: u32) -> Self {
-        self.worker_id = Some(id);
-        self
-    }
-
-    /// Says that this host's lease directory is enough (one replica, or a
-    /// directory that every replica shares), as `SNOWMINT_LEASE=local` does:
-    /// zero configuration then neither refuses on a platform that runs
-    /// replicas ([`crate::platform`]) nor warns in a container.
-    pub fn trust_local(mut self, trust: bool) -> Self {
-        self.trust_local = trust;
-        self
-    }
-
-    /// How far (ms) the lease's clock may be from the host's, or from the
-    /// mean of its live peers', checked at acquisition and at each write of
-    /// the bound (default 1,000; `u64::MAX` turns the check off).
-    pub fn max_skew_ms(mut self, ms: u64) -> Self {
-        self.max_skew_ms = ms;
-        self
-    }
-
-    /// Refuse (the default) or warn beyond `max_skew_ms`.
-    pub fn on_skew(mut self, on_skew: OnSkew) -> Self {
-        self.on_skew = on_skew;
-        self
-    }
-
-    /// Claims among every worker ID of `layout`'s worker field (8,192 for
-    /// Instagram, 65,536 for Sonyflake).
-    pub fn layout(self, layout: &Layout) -> Self {
-        let max = (1u64 << layout.worker_bits()) - 1;
-        self.worker_ids(0..=u32::try_from(max).unwrap_or(u32::MAX))
-    }
-}
 
 /// A worker ID held among the processes of this machine with a lock file
 /// in the lease directory. The kernel frees the lock when the process dies,
@@ -502,99 +404,6 @@ fn claim_order(
     }
     ready.append(&mut later);
     ready
-}
-
-/// A Snowflake generator on a [`LocalLease`]'s worker ID: an
-/// [`AtomicSnowflake`] (lock-free, shareable between threads) that hands out
-/// an ID only once the lease covers it, records its high water in the lock
-/// file as it goes (one write per second of minting, one `lstat` per tick),
-/// and frees the worker ID with its exact high-water mark when dropped.
-///
-/// ```
-/// use snowmint::snowflake::{Layout, OnBackwards};
-/// use snowmint_lease::{LeaseOptions, LocalLease};
-/// # let dir = std::env::temp_dir().join(format!("snowmint-doc2-{}", std::process::id()));
-///
-/// let lease = LocalLease::acquire(LeaseOptions::new().dir(&dir).layout(&Layout::SONYFLAKE))?;
-/// let ids = lease.snowflake_with(Layout::SONYFLAKE, |g| g.on_backwards(OnBackwards::Fail))?;
-/// let (a, b) = (ids.next()?, ids.next()?);
-/// assert!(b > a);
-/// # drop(ids); std::fs::remove_dir_all(&dir).unwrap();
-/// # Ok::<(), snowmint_lease::Error>(())
-/// ```
-#[derive(Debug)]
-pub struct LeasedSnowflake<C: Clock + Clone = MonotonicClock> {
-    generator: AtomicSnowflake<C>,
-    lease: LocalLease<C>,
-}
-
-impl<C: Clock + Clone> LeasedSnowflake<C> {
-    /// Takes up to `max` consecutive IDs of one tick, as
-    /// [`AtomicSnowflake::claim`], once the lease covers them.
-    pub fn claim(&self, max: u64) -> Result<Claim, Error> {
-        let claim = self.generator.claim(max)?;
-        let tick_ms = self.generator.layout().ms_of_tick(claim.tick);
-        self.lease.check(tick_ms, &self.generator)?;
-        Ok(claim)
-    }
-
-    /// The next ID.
-    #[inline]
-    pub fn next(&self) -> Result<u64, Error> {
-        self.claim(1).map(|c| c.first)
-    }
-
-    /// Fills `out` with increasing IDs.
-    pub fn next_batch(&self, out: &mut [u64]) -> Result<(), Error> {
-        let per_tick = 1u64 << self.generator.layout().sequence_bits();
-        let mut rest = out;
-        while !rest.is_empty() {
-            let c = self.claim((rest.len() as u64).min(per_tick))?;
-            let (head, tail) = rest.split_at_mut(c.count as usize);
-            for (slot, id) in head.iter_mut().zip(c.ids()) {
-                *slot = id;
-            }
-            rest = tail;
-        }
-        Ok(())
-    }
-
-    /// The leased worker ID.
-    pub fn worker_id(&self) -> u32 {
-        self.lease.worker_id
-    }
-
-    /// The layout.
-    pub fn layout(&self) -> &Layout {
-        self.generator.layout()
-    }
-
-    /// Splits an ID of this generator's layout into its fields.
-    pub fn decode(&self, id: u64) -> Result<Parts, snowmint::Error> {
-        self.generator.decode(id)
-    }
-
-    /// The lease.
-    pub fn lease(&self) -> &LocalLease<C> {
-        &self.lease
-    }
-
-    /// The last tick this generator minted in, as Unix ms.
-    pub fn high_water_ms(&self) -> Option<u64> {
-        self.generator.high_water_ms()
-    }
-
-    /// Stops minting, records the exact high-water mark (the last tick
-    /// minted) and frees the worker ID; what dropping does, with the error.
-    pub fn release(self) -> Result<(), LeaseError> {
-        self.lease.finish(self.generator.high_water_ms())
-    }
-}
-
-impl<C: Clock + Clone> Drop for LeasedSnowflake<C> {
-    fn drop(&mut self) {
-        let _ = self.lease.finish(self.generator.high_water_ms());
-    }
 }
 
 #[cfg(test)]

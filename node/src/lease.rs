@@ -6,7 +6,7 @@
 //! the order of worker IDs, fencing and the high-water rules for Node live in
 //! `npm/src/lease/`.
 //!
-//! The default generator is a process-wide static (lib.rs) that every
+//! The default generator is a process-wide static (snowflake.rs) that every
 //! `worker_thread` mints from, so its zero-config lease is process-wide too:
 //! one lock, held here in `DEFAULT_LEASE`, that every JS thread's lease
 //! object shares. A per-thread lock would spend a worker ID per thread and

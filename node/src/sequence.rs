@@ -62,11 +62,11 @@ impl SequenceHandle {
     /// Writes [start, len] of up to `max` buffered IDs into `out`.
     #[napi(catch_unwind)]
     pub fn take(&mut self, mut out: BigUint64ArraySlice<'_>, max: f64) -> Result<()> {
-        let run = self.inner.take(max as u64).map_err(core_err)?;
+        let ids = self.inner.take(max as u64).map_err(core_err)?;
         // SAFETY: the JS thread is blocked in this call; sequence.js does not share the array.
         let out = unsafe { out.as_mut() };
         out.iter_mut()
-            .zip([run.start, run.len])
+            .zip([ids.start, ids.len])
             .for_each(|(o, v)| *o = v);
         Ok(())
     }

@@ -2,7 +2,7 @@
 // store's readings mean, and which options a lease accepts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { measureSkew, skewOptions } from '../../npm/src/lease/lease.js';
+import { coordinatorSkewOptions, measureSkew } from '../../npm/src/lease/skew.js';
 
 test('against a server clock: our clock at the middle of the round trip minus the server time, to within half the round trip', () => {
   // Sent at 1000, answered at 1010 (our clock); the server read 6005 in between: we are ~5000 behind.
@@ -44,10 +44,10 @@ test('no server and no peers: nothing to compare with', () => {
   assert.deepEqual(measureSkew({ peers: [] }, 0, 5), []);
 });
 
-test("skew options: maxSkewMs 1000 and onSkew 'warn' by default; anything else is a ConfigError", () => {
-  assert.deepEqual(skewOptions({}), { maxSkewMs: 1000, onSkew: 'warn' });
-  assert.deepEqual(skewOptions({ maxSkewMs: 0, onSkew: 'refuse' }), { maxSkewMs: 0, onSkew: 'refuse' });
+test("coordinator skew options: maxSkewMs 1000 and onSkew 'warn' by default; anything else is a ConfigError", () => {
+  assert.deepEqual(coordinatorSkewOptions({}), { maxSkewMs: 1000, onSkew: 'warn' });
+  assert.deepEqual(coordinatorSkewOptions({ maxSkewMs: 0, onSkew: 'refuse' }), { maxSkewMs: 0, onSkew: 'refuse' });
   for (const bad of [{ maxSkewMs: -1 }, { maxSkewMs: 1.5 }, { maxSkewMs: '1000' }, { onSkew: 'fail' }, { onSkew: true }]) {
-    assert.throws(() => skewOptions(bad), { name: 'ConfigError', code: 'ERR_INVALID_OPTION' });
+    assert.throws(() => coordinatorSkewOptions(bad), { name: 'ConfigError', code: 'ERR_INVALID_OPTION' });
   }
 });

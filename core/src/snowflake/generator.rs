@@ -2,7 +2,7 @@
 //! threads without a lock) and [`Snowflake`] (`&mut self`).
 
 use super::rules::{Rules, Step};
-use super::{Claim, Layout, OnBackwards, OnExhausted, Parts};
+use super::{Claim, Decoded, Layout, OnBackwards, OnExhausted};
 use crate::clock::Clock;
 use crate::error::Error;
 
@@ -36,7 +36,7 @@ macro_rules! shared_api {
         }
 
         /// Splits an ID of this generator's layout into its fields.
-        pub fn decode(&self, id: u64) -> Result<Parts, Error> {
+        pub fn decode(&self, id: u64) -> Result<Decoded, Error> {
             self.rules.layout.decode(id)
         }
     };

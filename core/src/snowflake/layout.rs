@@ -1,6 +1,9 @@
-//! The shape of a Snowflake and the presets, taken from the primary sources.
+//! The shape of a Snowflake: field widths and order, tick length and
+//! epoch, and the arithmetic between IDs, ticks and fields.
 
-use crate::error::{Error, Kind, ParseError, by_index, by_name};
+use super::Preset;
+use super::decimal::check_width;
+use crate::error::{Error, ParseError, by_index, by_name};
 
 /// Which field sits right after the time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,82 +78,12 @@ pub struct Layout {
     pub(super) unit_ms: u32,
     pub(super) epoch_ms: u64,
     pub(super) order: FieldOrder,
-    split: Option<WorkerSplit>,
-}
-
-/// The named layouts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Preset {
-    /// Twitter: 41 time / 10 worker (5 datacenter + 5 worker) / 12 sequence,
-    /// 1 ms, epoch 1288834974657 (2010-11-04T01:42:54.657Z).
-    Twitter,
-    /// Discord: 42 time / 10 worker / 12 sequence, 1 ms, epoch
-    /// 1420070400000 (2015-01-01); the worker field is 5 bits internal
-    /// worker + 5 bits internal process. Discord documents its IDs as
-    /// unsigned 64-bit with a 42-bit timestamp (bits 63 to 22), so IDs
-    /// reach 2^63 in 2084 and go on to 2^64 - 1.
-    Discord,
-    /// Instagram: 41 time / 13 shard / 10 sequence, 1 ms, epoch
-    /// 1314220021721 (2011-08-24T21:07:01.721Z), the value in Instagram's
-    /// published `next_id()` function. (Its prose mentions an example epoch
-    /// of 2011-01-01, which articles often copy as the real one.)
-    Instagram,
-    /// Sonyflake: 39 bits of 10 ms units since 2014-09-01T00:00:00Z, then 8
-    /// sequence bits, then 16 machine bits (sequence *before* machine, as in
-    /// sony/sonyflake; many articles swap them).
-    Sonyflake,
-    /// Mastodon: 48 bits of Unix milliseconds and 16 low bits
-    /// (`lib/mastodon/snowflake.rb`: 6 bytes of millisecond timestamp and 2
-    /// bytes of "sequence data"), no worker field: a generator of this
-    /// layout is the only one minting for its table.
-    Mastodon,
-}
-
-impl Preset {
-    /// All presets, for listings and help texts.
-    pub const ALL: [Preset; 5] = [
-        Preset::Twitter,
-        Preset::Discord,
-        Preset::Instagram,
-        Preset::Sonyflake,
-        Preset::Mastodon,
-    ];
-
-    /// The presets' names, in the order of [`Preset::ALL`] (the default,
-    /// Twitter, first).
-    pub const NAMES: [&'static str; 5] =
-        ["twitter", "discord", "instagram", "sonyflake", "mastodon"];
-
-    /// The preset's lowercase name.
-    pub const fn name(self) -> &'static str {
-        Preset::NAMES[self as usize]
-    }
-
-    /// Looks a preset up by [`Preset::name`].
-    pub fn from_name(name: &str) -> Result<Preset, Error> {
-        by_name("preset", &Preset::NAMES, &Preset::ALL, name)
-    }
-
-    /// The preset at a binding's `index` into [`Preset::ALL`].
-    pub fn from_index(index: f64) -> Result<Preset, Error> {
-        by_index("preset", &Preset::NAMES, &Preset::ALL, index)
-    }
-
-    /// The preset's layout.
-    pub const fn layout(self) -> Layout {
-        match self {
-            Preset::Twitter => Layout::TWITTER,
-            Preset::Discord => Layout::DISCORD,
-            Preset::Instagram => Layout::INSTAGRAM,
-            Preset::Sonyflake => Layout::SONYFLAKE,
-            Preset::Mastodon => Layout::MASTODON,
-        }
-    }
+    pub(super) split: Option<WorkerSplit>,
 }
 
 /// The fields of a decoded Snowflake.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Parts {
+pub struct Decoded {
     /// Ticks since the epoch.
     pub tick: u64,
     /// Start of the tick, in Unix milliseconds.
@@ -173,62 +106,6 @@ const fn mask(bits: u8) -> u64 {
 }
 
 impl Layout {
-    /// Twitter's layout, see [`Preset::Twitter`].
-    pub const TWITTER: Layout = Layout {
-        time_bits: 41,
-        worker_bits: 10,
-        sequence_bits: 12,
-        unit_ms: 1,
-        epoch_ms: 1_288_834_974_657,
-        order: FieldOrder::WorkerThenSequence,
-        split: Some(WorkerSplit {
-            high: "datacenter",
-            low: "worker",
-            low_bits: 5,
-        }),
-    };
-    /// Discord's layout, see [`Preset::Discord`].
-    pub const DISCORD: Layout = Layout {
-        time_bits: 42,
-        epoch_ms: 1_420_070_400_000,
-        split: Some(WorkerSplit {
-            high: "worker",
-            low: "process",
-            low_bits: 5,
-        }),
-        ..Layout::TWITTER
-    };
-    /// Instagram's layout, see [`Preset::Instagram`].
-    pub const INSTAGRAM: Layout = Layout {
-        time_bits: 41,
-        worker_bits: 13,
-        sequence_bits: 10,
-        unit_ms: 1,
-        epoch_ms: 1_314_220_021_721,
-        order: FieldOrder::WorkerThenSequence,
-        split: None,
-    };
-    /// Sonyflake's layout, see [`Preset::Sonyflake`].
-    pub const SONYFLAKE: Layout = Layout {
-        time_bits: 39,
-        worker_bits: 16,
-        sequence_bits: 8,
-        unit_ms: 10,
-        epoch_ms: 1_409_529_600_000,
-        order: FieldOrder::SequenceThenWorker,
-        split: None,
-    };
-    /// Mastodon's layout, see [`Preset::Mastodon`].
-    pub const MASTODON: Layout = Layout {
-        time_bits: 48,
-        worker_bits: 0,
-        sequence_bits: 16,
-        unit_ms: 1,
-        epoch_ms: 0,
-        order: FieldOrder::WorkerThenSequence,
-        split: None,
-    };
-
     /// A custom `time | worker | sequence` layout. The three widths must add
     /// up to 63, time and sequence need at least one bit each, and a tick
     /// lasts `unit_ms` >= 1 milliseconds from `epoch_ms` (Unix ms).
@@ -422,7 +299,7 @@ impl Layout {
     }
 
     /// Splits an ID into its fields; see [`Layout::check_id`].
-    pub fn decode(&self, id: u64) -> Result<Parts, Error> {
+    pub fn decode(&self, id: u64) -> Result<Decoded, Error> {
         self.check_id(id)?;
         let tick = id >> (self.worker_bits + self.sequence_bits);
         let (worker_id, sequence) = match self.order {
@@ -443,7 +320,7 @@ impl Layout {
                 worker_id & mask(s.low_bits),
             )
         });
-        Ok(Parts {
+        Ok(Decoded {
             tick,
             timestamp_ms: self.ms_of_tick(tick),
             worker_id,
@@ -498,61 +375,6 @@ impl Layout {
         }
         Ok(high << split.low_bits | low)
     }
-}
-
-/// Parses a Snowflake in decimal: 1 to 20 ASCII digits, at most 2^64 - 1
-/// (whether a value fits a layout is [`Layout::check_id`]'s to say).
-pub fn parse_decimal(text: &str) -> Result<u64, ParseError> {
-    crate::text::per_char(text, decimal)
-}
-
-/// [`parse_decimal`] of a Snowflake of a layout `bits` wide (63, or 64 for
-/// the layouts that use all 64 bits): what a caller that knows the layout's
-/// width but not the layout checks a decimal text with.
-pub fn parse_decimal_of_width(text: &str, bits: u8) -> Result<u64, ParseError> {
-    check_width(parse_decimal(text)?, bits)
-}
-
-/// Checks that `id` fits `bits` bits.
-const fn check_width(id: u64, bits: u8) -> Result<u64, ParseError> {
-    if bits < 64 && id >> bits != 0 {
-        Err(ParseError::Overflow {
-            kind: Kind::Snowflake,
-            max: "9223372036854775807 (2^63 - 1) in a 63-bit layout",
-        })
-    } else {
-        Ok(id)
-    }
-}
-
-/// [`parse_decimal`] over bytes.
-fn decimal(b: &[u8]) -> Result<u64, ParseError> {
-    if b.is_empty() || b.len() > 20 {
-        return Err(ParseError::Length {
-            kind: Kind::Snowflake,
-            expected: "1 to 20",
-            found: b.len(),
-        });
-    }
-    let mut v: u64 = 0;
-    for (i, &c) in b.iter().enumerate() {
-        if !c.is_ascii_digit() {
-            return Err(ParseError::Character {
-                kind: Kind::Snowflake,
-                position: i,
-                found: c,
-                allowed: "decimal digits 0-9",
-            });
-        }
-        v = v
-            .checked_mul(10)
-            .and_then(|v| v.checked_add((c - b'0') as u64))
-            .ok_or(ParseError::Overflow {
-                kind: Kind::Snowflake,
-                max: "18446744073709551615 (2^64 - 1)",
-            })?;
-    }
-    Ok(v)
 }
 
 #[cfg(test)]

@@ -10,26 +10,28 @@
 //! [`Snowflake`] is the plain `&mut self` version for targets without 64-bit
 //! atomics (or a single owner).
 //!
-//! One concern per file: [`Layout`] and the presets (`layout`), the clock
-//! policies (`policy`), the rules that decide each step from the state and
-//! the clock (`rules`), the two generators (`generator`), and the options
-//! as the bindings give them (`spec`).
+//! One concern per file: [`Layout`] (`layout`), the presets (`preset`),
+//! decimal text (`decimal`), the clock policies (`policy`), the rules that
+//! decide each step from the state and the clock (`rules`), the two
+//! generators (`generator`), and the options as the bindings give them
+//! (`spec`).
 
+mod decimal;
 mod generator;
 mod layout;
 mod policy;
+mod preset;
 mod rules;
 mod spec;
 
+pub use decimal::{parse_decimal, parse_decimal_of_width};
 #[cfg(target_has_atomic = "64")]
 pub use generator::AtomicSnowflake;
 #[cfg(feature = "std")]
 pub use generator::Run;
 pub use generator::Snowflake;
-pub use layout::{
-    CustomLayout, FieldOrder, Layout, Parts, Preset, WorkerSplit, parse_decimal,
-    parse_decimal_of_width,
-};
+pub use layout::{CustomLayout, Decoded, FieldOrder, Layout, WorkerSplit};
 pub use policy::{OnBackwards, OnExhausted};
+pub use preset::Preset;
 pub use rules::Claim;
 pub use spec::Spec;

@@ -16,7 +16,7 @@
 // peers' only. Each renewal reports the holder's clock (as the renewal was
 // sent) and how old that report may get in `prefix/clock/<id>`, under its
 // etcd lease (gone with it); the skew is known only to within half of that
-// age (lease.js, measureSkew). The age is what the holder measured, not
+// age (skew.js, measureSkew). The age is what the holder measured, not
 // renewMs alone: a renewal lands a round trip after it was sent, and the next
 // one is sent renewMs after this one ends, later on a busy event loop. So a
 // report's age bound is the longest gap between the holder's last reports
@@ -24,7 +24,9 @@
 // (the first by key), not the whole fleet's.
 
 import { ConfigError } from '../errors.js';
-import { acquireLease, clockOf, skewOptions, ttlOptions } from './lease.js';
+import { acquireLease } from './lease.js';
+import { clockOf, ttlOptions } from './options.js';
+import { coordinatorSkewOptions } from './skew.js';
 import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 
@@ -48,7 +50,7 @@ export function etcdLease(client, options = {}) {
   const prefix = options.prefix ?? 'snowmint';
   const timing = ttlOptions(options);
   const range = workerIdRange(options);
-  const skew = skewOptions(options);
+  const skew = coordinatorSkewOptions(options);
   const clockKey = (id) => `${prefix}/clock/${id}`;
   const workerKey = (id) => `${prefix}/worker/${id}`;
   const boundKey = (id) => `${prefix}/hwm/${id}`;

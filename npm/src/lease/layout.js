@@ -4,7 +4,7 @@
 // claimed before any generator exists, so it is told the layout with the
 // generator's own options (`preset`, `layout`), checked by the core.
 import { api } from '../host-node.js';
-import { idRange } from './lease.js';
+import { idRange } from './options.js';
 
 /** `{ min, max }` of the worker IDs a lease with options `o` may claim. */
 export function workerIdRange(o) {

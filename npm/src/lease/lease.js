@@ -37,14 +37,18 @@
 // holder's clock to the store, and a store that can returns what it knows of
 // other clocks (`Readings` below): the coordinator's own time (Redis TIME, a
 // ZooKeeper znode's mtime) and the live peers' last reports. `measureSkew`
-// turns them into skews with error bounds, and a skew beyond `maxSkewMs`
+// (skew.js) turns them into skews with error bounds, and a skew beyond `maxSkewMs`
 // (where even the error bound cannot explain it) either fences the lease
 // (`onSkew: 'refuse'`: check() throws ClockError ERR_CLOCK_SKEW until a later
 // renewal finds the clock within) or is reported (`'warn'`: a 'skew' event).
+//
+// Beside this file: the options every kind shares (options.js), the skew
+// options and arithmetic of the coordinator leases (skew.js), one file per store.
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { ClockError, ConfigError, LeaseError } from '../errors.js';
+import { ClockError, LeaseError } from '../errors.js';
+import { coordinatorSkewOptions, measureSkew } from './skew.js';
 
 /**
  * @typedef {object} Store  what a lease kind implements
@@ -75,90 +79,6 @@ import { ClockError, ConfigError, LeaseError } from '../errors.js';
  *   each live peer's last report: its clock, and either the coordinator's clock when it
  *   reported (`serverMs`) or, for stores without a clock, how old the report can be (`ageMaxMs`)
  */
-
-/** The clock a lease computes deadlines on: a TestClock, a function, or the given default. */
-export function clockOf(clock, fallback) {
-  if (clock === undefined) return fallback;
-  if (typeof clock === 'function') return clock;
-  if (clock && typeof clock.now === 'function') return () => clock.now();
-  throw new ConfigError('ERR_INVALID_OPTION', 'clock must be a TestClock or a function returning Unix ms');
-}
-
-/** Checked, defaulted timing options of a lease with a TTL. */
-export function ttlOptions(o) {
-  const ttlMs = o.ttlMs ?? 10_000;
-  const renewMs = o.renewMs ?? Math.round(ttlMs / 3);
-  const marginMs = o.marginMs ?? Math.round(ttlMs / 5);
-  for (const [k, v] of Object.entries({ ttlMs, renewMs, marginMs })) {
-    if (!Number.isInteger(v) || v <= 0) throw new ConfigError('ERR_INVALID_OPTION', `${k} must be a positive integer, got ${v}`);
-  }
-  if (renewMs + marginMs >= ttlMs) {
-    throw new ConfigError('ERR_INVALID_OPTION', `renewMs (${renewMs}) + marginMs (${marginMs}) must be below ttlMs (${ttlMs}): a renewal must land before the fence`);
-  }
-  return { ttlMs, renewMs, marginMs };
-}
-
-/**
- * The worker IDs a lease may claim: `workerIds: { min, max }` within `size`,
- * the worker field of the layout in use (default: all of them). `layoutName`
- * names that layout in the message.
- */
-export function idRange(o, size = 1024, layoutName = 'the default layout') {
-  const min = o.workerIds?.min ?? 0;
-  const max = o.workerIds?.max ?? size - 1;
-  if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min || max >= size) {
-    throw new ConfigError(
-      'ERR_INVALID_OPTION',
-      `workerIds must satisfy 0 <= min <= max < ${size} (the ${size} worker IDs of ${layoutName}), got { min: ${min}, max: ${max} }${max >= size && size < 65536 ? ': for a layout with a wider worker field, give the lease its preset or layout too' : ''}`,
-    );
-  }
-  return { min, max };
-}
-
-/** Checked, defaulted skew options: `maxSkewMs` (default 1000) and `onSkew` ('warn' by default, or 'refuse'). */
-export function skewOptions(o) {
-  const maxSkewMs = o.maxSkewMs ?? 1000;
-  const onSkew = o.onSkew ?? 'warn';
-  if (!Number.isInteger(maxSkewMs) || maxSkewMs < 0) throw new ConfigError('ERR_INVALID_OPTION', `maxSkewMs must be a non-negative integer, got ${maxSkewMs}`);
-  if (onSkew !== 'warn' && onSkew !== 'refuse') throw new ConfigError('ERR_INVALID_OPTION', `onSkew must be 'warn' or 'refuse', got ${JSON.stringify(onSkew)}`);
-  return { maxSkewMs, onSkew };
-}
-
-/**
- * The holder's clock against the others, from the readings of one extend
- * sent at `sentMs` and answered at `doneMs` (on the holder's clock): a list
- * of { against: 'server' | 'peers', what (for messages), peers (how many),
- * skewMs (ours minus theirs), errMs (how far off that may be) }.
- * Against the coordinator: it read its clock somewhere between send and
- * answer. Against the peers, the mean of their skews: a peer's report with
- * the coordinator's time gives its offset from the coordinator (ours minus
- * theirs is then the skew); one without was written up to `ageMaxMs` ago.
- */
-export function measureSkew(readings, sentMs, doneMs) {
-  const mid = (sentMs + doneMs) / 2;
-  const half = (doneMs - sentMs) / 2;
-  const out = [];
-  const { server, peers = [] } = readings;
-  if (server) out.push({ against: 'server', what: `the ${server.name}`, peers: 0, skewMs: mid - server.ms, errMs: half });
-  if (peers.length > 0) {
-    let sum = 0;
-    let err = 0;
-    for (const p of peers) {
-      if (p.serverMs !== undefined && server) {
-        sum += mid - server.ms - (p.clockMs - p.serverMs);
-        err += half;
-      } else {
-        // Its clock now lies between clockMs and clockMs + ageMaxMs + our round trip.
-        const age = (p.ageMaxMs ?? 0) + (doneMs - sentMs);
-        sum += doneMs - p.clockMs - age / 2;
-        err += age / 2;
-      }
-    }
-    const n = peers.length;
-    out.push({ against: 'peers', what: `the mean of ${n} live peer${n === 1 ? "'s" : "s'"} last reported clocks`, peers: n, skewMs: sum / n, errMs: err / n });
-  }
-  return out;
-}
 
 /**
  * The order in which to try free worker IDs: `preferred` first (a holder
@@ -233,7 +153,7 @@ export class Lease extends EventEmitter {
    * @param {{ clock: () => number, range: {min: number, max: number}, timing?: {ttlMs: number, renewMs: number, marginMs: number}, reserveMs?: number, skew?: {maxSkewMs: number, onSkew: 'warn' | 'refuse'} }} o
    *   `timing` for stores with a TTL; `reserveMs` for sync stores: how far past the
    *   current tick each synchronous extension reserves (one write per that many ms of minting);
-   *   `skew` (from `skewOptions`) for stores whose extend returns `Readings`.
+   *   `skew` (from `coordinatorSkewOptions`) for stores whose extend returns `Readings`.
    */
   constructor(store, o) {
     super();
@@ -242,7 +162,7 @@ export class Lease extends EventEmitter {
     this.#range = o.range;
     this.#timing = o.timing ?? null;
     this.#reserveMs = o.reserveMs ?? 0;
-    this.#skew = o.skew ?? skewOptions({});
+    this.#skew = o.skew ?? coordinatorSkewOptions({});
   }
 
   /** The leased worker ID (it can change when a lost lease is re-acquired; see `epoch`). */

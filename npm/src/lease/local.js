@@ -12,7 +12,8 @@
 
 import { ClockError, ConfigError, LeaseError } from '../errors.js';
 import { addon } from '../addon.js';
-import { Lease, clockOf, idRange } from './lease.js';
+import { Lease } from './lease.js';
+import { clockOf, idRange } from './options.js';
 
 /**
  * How far past the current tick one write of the bound reaches: a process
@@ -71,8 +72,13 @@ const entryOf = new WeakMap();
 const collected = new FinalizationRegistry((ref) => live.delete(ref));
 let exitHook = false;
 
-/** Checked `maxSkewMs` (default 1000; Infinity: no check) and `onSkew` ('refuse' default, or 'warn'). */
-function skewOptions({ maxSkewMs = 1000, onSkew = 'refuse' }) {
+/**
+ * Checked skew options of a local lease: `maxSkewMs` (default 1000;
+ * Infinity: no check) and `onSkew` ('refuse' by default, or 'warn'). The
+ * coordinator leases' are `coordinatorSkewOptions` (skew.js), which warn
+ * by default.
+ */
+function localSkewOptions({ maxSkewMs = 1000, onSkew = 'refuse' }) {
   if (!(maxSkewMs > 0)) throw new ConfigError('ERR_INVALID_OPTION', `maxSkewMs must be a positive number of ms (Infinity: no check), got ${maxSkewMs}`);
   if (onSkew !== 'refuse' && onSkew !== 'warn') throw new ConfigError('ERR_INVALID_OPTION', `onSkew must be 'refuse' or 'warn', got ${onSkew}`);
   return { maxSkewMs, onSkew };
@@ -86,7 +92,7 @@ function skewOptions({ maxSkewMs = 1000, onSkew = 'refuse' }) {
  * lock file as the holder's report at every write. `machineClock`: the
  * machine's clock, read after each claim; null for a caller's clock (a
  * TestClock is no other process's time, and would never move past the claim
- * by itself). The last argument: skewOptions(options).
+ * by itself). The last argument: localSkewOptions(options).
  */
 function localStore(dir, mode, clock, machineClock, { maxSkewMs, onSkew }) {
   let file = null;
@@ -183,7 +189,7 @@ function claimLocal(options, mode) {
   // options.dir, else SNOWMINT_LEASE_DIR, else the default; a relative path is refused.
   const dir = io(() => addon.leaseDir(options.dir ?? null));
   const clock = clockOf(options.clock, addon.monotonicNowMs);
-  const store = localStore(dir, mode, clock, options.clock === undefined ? clock : null, skewOptions(options));
+  const store = localStore(dir, mode, clock, options.clock === undefined ? clock : null, localSkewOptions(options));
   const lease = new Lease(store, {
     clock,
     range: idRange(options, workerIdCount(options)),

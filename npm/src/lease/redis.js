@@ -19,11 +19,13 @@
 // in a hash `{prefix}:clock`, and returns the server's time and a random 16
 // of the live peers' reports (those renewed within their TTL; older ones are
 // dropped), so the lease compares its clock with Redis's and with its peers'
-// (lease.js) at a cost that does not grow with the fleet. HRANDFIELD needs
+// (skew.js) at a cost that does not grow with the fleet. HRANDFIELD needs
 // Redis 6.2 or later.
 
 import { ConfigError } from '../errors.js';
-import { acquireLease, clockOf, skewOptions, ttlOptions } from './lease.js';
+import { acquireLease } from './lease.js';
+import { clockOf, ttlOptions } from './options.js';
+import { coordinatorSkewOptions } from './skew.js';
 import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 
@@ -112,7 +114,7 @@ export function redisLease(client, options = {}) {
   const prefix = options.prefix ?? 'snowmint';
   const timing = ttlOptions(options);
   const range = workerIdRange(options);
-  const skew = skewOptions(options);
+  const skew = coordinatorSkewOptions(options);
   const hash = `{${prefix}}:hwm`;
   const clocks = `{${prefix}}:clock`;
   const marker = [`{${prefix}}:data`, `{${prefix}}:young`];

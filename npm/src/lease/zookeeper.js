@@ -23,7 +23,9 @@
 // the marker's creation (ctime), measured on the server's clock.
 
 import { ConfigError, LeaseError } from '../errors.js';
-import { acquireLease, clockOf, skewOptions, ttlOptions } from './lease.js';
+import { acquireLease } from './lease.js';
+import { clockOf, ttlOptions } from './options.js';
+import { coordinatorSkewOptions } from './skew.js';
 import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 
@@ -142,7 +144,7 @@ export function zookeeperLease(client, options = {}) {
   }
   const timing = ttlOptions(options);
   const range = workerIdRange(options);
-  const skew = skewOptions(options);
+  const skew = coordinatorSkewOptions(options);
   const session = sessions(client, timing.ttlMs);
   const zk = (op) => call(session.client, op);
   const workerPath = (id) => `${root}/worker/${id}`;
