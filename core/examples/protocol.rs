@@ -115,7 +115,8 @@ fn spec_args() -> String {
     let mut out = String::from(
         "  /** A SnowflakeSpec as the numbers the wasm binding reads (snowmint::binding::SpecSlot): names become indexes. */\n",
     );
-    out += "  const specArgs = (s) => {\n    const l = s.layout;\n    return new Float64Array([\n";
+    out += "  const specArgs = (/** @type {import('./backend.js').SnowflakeSpec} */ s) => {\n";
+    out += "    const l = s.layout;\n    return new Float64Array([\n";
     for name in SpecSlot::NAMES {
         let js = SPEC_JS.iter().find(|(n, _)| *n == name).map(|(_, js)| *js);
         let js = js.unwrap_or_else(|| panic!("spec slot {name} has no JS in SPEC_JS"));

@@ -11,12 +11,14 @@ use crate::{Result, core_err, kind_arg};
 /// A parsed ID's fields (see `RawDecoded` in backend.d.ts).
 #[napi(object, object_from_js = false)]
 pub struct RawDecoded {
+    #[napi(ts_type = "Contract.RawDecoded['kind']")]
     pub kind: String,
     pub value: Option<BigInt>,
     pub timestamp: Option<f64>,
     pub hex: Option<String>,
     pub uuid: Option<String>,
     pub version: Option<u32>,
+    #[napi(ts_type = "Contract.RawDecoded['variant']")]
     pub variant: Option<String>,
     pub clock_seq: Option<u32>,
     pub node: Option<String>,

@@ -139,7 +139,7 @@ use napi::bindgen_prelude::Unknown;
 use napi_derive::napi;
 
 /// This thread's expiry words (an Int32Array), or null where runs have none.
-#[napi(catch_unwind)]
+#[napi(catch_unwind, ts_return_type = "Int32Array | null")]
 pub fn expiry_words(env: &Env) -> Option<Unknown<'_>> {
     let value = imp::words(env.raw());
     // SAFETY: a value just made (or referenced) in this env.

@@ -61,6 +61,7 @@ pub struct LayoutInfo {
     pub sequence_bits: u32,
     pub unit_ms: u32,
     pub epoch: f64,
+    #[napi(ts_type = "Contract.LayoutInfo['order']")]
     pub order: String,
     pub split: Either<WorkerSplit, Null>,
 }
@@ -233,7 +234,10 @@ impl SnowflakeHandle {
         self.with(|g, _| Ok(g.worker_id() as f64))
     }
 
-    #[napi(catch_unwind)]
+    #[napi(
+        catch_unwind,
+        ts_return_type = "ReturnType<Contract.SnowflakeHandle['clockKind']>"
+    )]
     pub fn clock_kind(&self) -> Result<&'static str> {
         self.with(|g, _| Ok(g.clock().name()))
     }

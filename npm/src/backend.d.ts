@@ -86,8 +86,8 @@ export interface SnowflakeHandle {
   workerId(): number;
   /** Which clock it reads; api.js buffers IDs only for 'monotonic'. */
   clockKind(): 'monotonic' | 'system' | 'test';
-  /** Start (Unix ms) of the last tick minted in, or null before the first ID (a lease's renewals read it). */
-  highWaterMs(): number | null;
+  /** Start (Unix ms) of the last tick minted in; before the first ID null (undefined in the wasm backend). A lease reads it at release. */
+  highWaterMs(): number | null | undefined;
 }
 
 /** The core's ManualClock. */
@@ -139,11 +139,11 @@ export interface Backend {
    * worker thread). `defaultInit` installs it if none is installed yet and
    * returns whether this call did; `defaultConfigure` replaces it, resuming
    * after the previous one's last tick. `defaultHandle` is null until one of
-   * them ran; it stays valid across later configure() calls.
+   * them ran (undefined in the wasm backend); it stays valid across later configure() calls.
    */
   defaultInit(spec: SnowflakeSpec, clock: TestClockHandle | undefined): boolean;
   defaultConfigure(spec: SnowflakeSpec, clock: TestClockHandle | undefined): void;
-  defaultHandle(): SnowflakeHandle | null;
+  defaultHandle(): SnowflakeHandle | null | undefined;
 
   testClockNew(ms: number): TestClockHandle;
 
@@ -217,9 +217,9 @@ export interface Backend {
    * [blockSize, minBlockSize, maxBlockSize, targetBlockMs, timeoutMs], NaN for an absent
    * option; throws ERR_SEQUENCE_NAME or ERR_SEQUENCE_OPTION.
    */
-  sequenceNew(name: string, sizes: Float64Array, start: bigint | undefined): SequenceHandle;
+  sequenceNew?(name: string, sizes: Float64Array, start: bigint | undefined): SequenceHandle;
   /** Throws ERR_SEQUENCE_NAME unless `name` is an identifier (also used for table names). */
-  sequenceCheckName(name: string): void;
+  sequenceCheckName?(name: string): void;
 }
 
 /** The core's `BlockSequence` (core/src/sequence.rs says what each step does). */

@@ -11,7 +11,7 @@ cd "$ROOT"
 cargo build --profile wasm-release --target wasm32-unknown-unknown -p snowmint-wasm
 rm -rf "$OUT"
 # --omit-default-module-path: the glue never fetches a .wasm URL by itself.
-wasm-bindgen --target web --omit-default-module-path --no-typescript \
+wasm-bindgen --target web --omit-default-module-path --typescript \
   --out-dir "$OUT" --out-name snowmint \
   "$TARGET_DIR/wasm32-unknown-unknown/wasm-release/snowmint_wasm.wasm"
 # Debian's wasm-opt (v108) breaks wasm-bindgen output: use the npm binaryen only.

@@ -11,7 +11,7 @@ use crate::{core_error, js_error, set};
 
 /// `decodeText`: parses any ID; `kind` forces a kind (`'human'` included).
 /// Exported as `decodeId`: wasm-bindgen's glue has a `decodeText` of its own.
-#[wasm_bindgen(js_name = decodeId)]
+#[wasm_bindgen(js_name = decodeId, unchecked_return_type = "RawDecoded")]
 pub fn decode_text(text: &str, kind: Option<String>) -> Result<Object, JsValue> {
     let kind = kind.as_deref().map(Kind::from_name).transpose();
     let kind = kind.map_err(core_error)?;

@@ -29,6 +29,11 @@ use snowmint::ulid::Ulid;
 use snowmint::uuid::Uuid;
 use wasm_bindgen::prelude::*;
 
+// The records the functions above return as plain objects, by their types in
+// the one contract both bindings are checked against (npm/build/check-backends.mjs).
+#[wasm_bindgen(typescript_custom_section)]
+const RECORD_TYPES: &str = "import type { LayoutInfo, RawDecoded } from '../src/backend.js';";
+
 /// A JS `Error` with the stable `code` api.js maps to a public class.
 fn js_error(code: &str, message: &str) -> JsValue {
     let err = js_sys::Error::new(message);

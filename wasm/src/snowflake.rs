@@ -27,7 +27,7 @@ pub(crate) fn spec_of(args: &[f64]) -> Result<Spec, JsValue> {
 type Generator = AtomicSnowflake<Clocks>;
 
 /// `layoutOf(spec)`: validates and describes a layout.
-#[wasm_bindgen(js_name = layoutOf)]
+#[wasm_bindgen(js_name = layoutOf, unchecked_return_type = "LayoutInfo")]
 pub fn layout_of(spec: &[f64]) -> Result<Object, JsValue> {
     let layout = spec_of(spec)?.layout().map_err(core_error)?;
     Ok(layout_info(&layout))
@@ -123,6 +123,7 @@ impl SnowflakeHandle {
     }
 
     /// The generator's layout.
+    #[wasm_bindgen(unchecked_return_type = "LayoutInfo")]
     pub fn layout(&self) -> Object {
         layout_info(self.slot.borrow().layout())
     }
@@ -139,7 +140,7 @@ impl SnowflakeHandle {
     }
 
     /// `'monotonic'`, `'system'` or `'test'`: api.js buffers only monotonic IDs.
-    #[wasm_bindgen(js_name = clockKind)]
+    #[wasm_bindgen(js_name = clockKind, unchecked_return_type = "'monotonic' | 'system' | 'test'")]
     pub fn clock_kind(&self) -> String {
         self.slot.borrow().clock().name().into()
     }
