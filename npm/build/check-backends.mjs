@@ -26,11 +26,9 @@ cargo(['check']);
 const rel = (p) => `./${path.relative(TARGET, p).split(path.sep).join('/')}`;
 // napi-rs names typed-array views by their Rust types; the addon's
 // `ts_type`s name the contract's types.
-const header = [
-  ...['Uint8', 'Int32', 'Float64', 'BigUint64'].map((t) => `type ${t}ArraySlice = ${t}Array;`),
-  `import type * as Contract from '${rel(path.join(ROOT, 'npm/src/backend.js'))}';`,
-].join('\n');
-const { dts } = await generateTypeDef({ typeDefDir: DEFS, cwd: ROOT, dtsHeader: `${header}\n` });
+const slices = ['Uint8', 'Int32', 'Float64', 'BigUint64'].map((t) => `type ${t}ArraySlice = ${t}Array;\n`);
+const contract = `import type * as Contract from '${rel(path.join(ROOT, 'npm/src/backend.js'))}';\n`;
+const { dts } = await generateTypeDef({ typeDefDir: DEFS, cwd: ROOT, dtsHeader: slices.join('') + contract });
 writeFileSync(path.join(TARGET, 'napi.d.ts'), dts);
 
 writeFileSync(
