@@ -291,11 +291,8 @@ fn layout_of(v: &Value) -> Layout {
         return Preset::from_name(preset).unwrap().layout();
     }
     let l = &v["layout"];
-    let order = match str(l, "order") {
-        "worker_then_sequence" => FieldOrder::WorkerThenSequence,
-        "sequence_then_worker" => FieldOrder::SequenceThenWorker,
-        other => panic!("unknown order {other}"),
-    };
+    // The bindings' names (FieldOrder::NAMES), as JS spells them.
+    let order = FieldOrder::from_name(str(l, "order")).unwrap();
     let bits = |k| num(l, k) as u8;
     Layout::new(
         bits("time_bits"),

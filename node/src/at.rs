@@ -1,5 +1,5 @@
 //! IDs at a given time, range bounds and comparison (core `at`,
-//! `Id::compare`): `textAt`, `snowflakeAt`, `snowflakeCheck`, `compareIds`.
+//! `Id::compare`): `textAt`, `snowflakeAt`, `parseSnowflake`, `compareIds`.
 
 use napi::bindgen_prelude::BigInt;
 use napi_derive::napi;
@@ -52,7 +52,7 @@ pub fn snowflake_at(
 
 /// A decimal Snowflake that fits a layout `bits` (63 or 64) wide.
 #[napi(catch_unwind)]
-pub fn snowflake_check(text: String, bits: u32) -> Result<BigInt> {
+pub fn parse_snowflake(text: String, bits: u32) -> Result<BigInt> {
     let value = snowmint::snowflake::parse_decimal_of_width(&text, bits.min(64) as u8);
     Ok(BigInt::from(value.map_err(core_err)?))
 }

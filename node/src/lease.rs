@@ -60,6 +60,11 @@ struct Share {
     hwm: Option<u64>,
 }
 
+/// How far past the current tick one write of a lock file's bound reaches
+/// (the lease crate's `RESERVE_MS`): local leases in JS reserve the same.
+#[napi]
+pub const LEASE_RESERVE_MS: u32 = snowmint_lease::RESERVE_MS as u32;
+
 /// An exclusively locked lease file. The lock lasts until `unlock()`, the
 /// last handle to it is garbage-collected, or the process ends (however it
 /// ends); the default lease's lock lasts until the process ends or its file

@@ -207,7 +207,7 @@ export interface Backend {
   /** The Snowflake of `spec` at Unix ms `ms`: its worker ID and `sequence`, or (`bound` false/true) the smallest/largest ID of the tick. */
   snowflakeAt(spec: SnowflakeSpec, ms: number, bound: boolean | undefined, sequence: number): bigint;
   /** Parses a decimal Snowflake that fits a layout `bits` (63 or 64) wide; throws the core's ERR_PARSE otherwise. */
-  snowflakeCheck(text: string, bits: number): bigint;
+  parseSnowflake(text: string, bits: number): bigint;
   /** -1, 0 or 1: how ID text `a` sorts against `b`, two IDs of one kind. */
   compareIds(a: string, b: string): number;
 

@@ -308,20 +308,20 @@ def ksuids():
 # ---------------------------------------------------------------- Snowflake
 PRESETS = {
     # time, worker, sequence, unit_ms, epoch_ms, order, split
-    "twitter": (41, 10, 12, 1, 1288834974657, "worker_then_sequence", ("datacenter", "worker", 5)),
+    "twitter": (41, 10, 12, 1, 1288834974657, "worker-sequence", ("datacenter", "worker", 5)),
     # Discord documents a 42-bit timestamp (bits 63 to 22) of an unsigned 64-bit ID.
-    "discord": (42, 10, 12, 1, 1420070400000, "worker_then_sequence", ("worker", "process", 5)),
-    "instagram": (41, 13, 10, 1, 1314220021721, "worker_then_sequence", None),
-    "sonyflake": (39, 16, 8, 10, 1409529600000, "sequence_then_worker", None),
+    "discord": (42, 10, 12, 1, 1420070400000, "worker-sequence", ("worker", "process", 5)),
+    "instagram": (41, 13, 10, 1, 1314220021721, "worker-sequence", None),
+    "sonyflake": (39, 16, 8, 10, 1409529600000, "sequence-worker", None),
     # lib/mastodon/snowflake.rb: 6 bytes of Unix ms, 2 bytes of "sequence data".
-    "mastodon": (48, 0, 16, 1, 0, "worker_then_sequence", None),
+    "mastodon": (48, 0, 16, 1, 0, "worker-sequence", None),
 }
 
 
 def split_fields(layout, id_):
     tb, wb, sb, unit, epoch, order, split = layout
     tick = id_ >> (wb + sb)
-    if order == "worker_then_sequence":
+    if order == "worker-sequence":
         worker, seq = (id_ >> sb) & ((1 << wb) - 1), id_ & ((1 << sb) - 1)
     else:
         worker, seq = id_ & ((1 << wb) - 1), (id_ >> wb) & ((1 << sb) - 1)
@@ -335,7 +335,7 @@ def split_fields(layout, id_):
 
 def compose(layout, tick, worker, seq):
     tb, wb, sb, unit, epoch, order, split = layout
-    if order == "worker_then_sequence":
+    if order == "worker-sequence":
         return tick << (wb + sb) | worker << sb | seq
     return tick << (wb + sb) | seq << wb | worker
 
@@ -392,11 +392,11 @@ def snowflake_entry(name, preset, id_, source, documented=None, expect=None, lay
 def snowflakes():
     discord_id = 175928847299117063
     assert (discord_id >> 22) + 1420070400000 == 1462015105796
-    custom = (42, 8, 13, 1, 1700000000000, "worker_then_sequence", None)
+    custom = (42, 8, 13, 1, 1700000000000, "worker-sequence", None)
     # Worker and sequence fill the low 32 bits exactly: no time bits there.
-    custom_32 = (31, 16, 16, 1, 1700000000000, "worker_then_sequence", None)
+    custom_32 = (31, 16, 16, 1, 1700000000000, "worker-sequence", None)
     # Worker and sequence past the low 32 bits, sequence first.
-    custom_wide = (20, 20, 23, 5, 1600000000000, "sequence_then_worker", None)
+    custom_wide = (20, 20, 23, 5, 1600000000000, "sequence-worker", None)
     # The Status example of Mastodon's API docs: created_at 2019-12-08T03:48:33.901Z,
     # which Rails sets 52 ms after the time PostgreSQL's timestamp_id() put in the ID
     # (so it is no `documented` time in this file's sense: the ID is not after it).

@@ -1,5 +1,5 @@
 //! IDs at a given time, range bounds and comparison (core `at`,
-//! `Id::compare`): `textAt`, `snowflakeAt`, `snowflakeCheck`, `compareIds`.
+//! `Id::compare`): `textAt`, `snowflakeAt`, `parseSnowflake`, `compareIds`.
 
 use snowmint::at::{Pick, TimedKind, new_text_at};
 use snowmint::id::Id;
@@ -42,8 +42,8 @@ pub fn snowflake_at(
 }
 
 /// A decimal Snowflake that fits a layout `bits` (63 or 64) wide.
-#[wasm_bindgen(js_name = snowflakeCheck)]
-pub fn snowflake_check(text: &str, bits: u32) -> Result<u64, JsValue> {
+#[wasm_bindgen(js_name = parseSnowflake)]
+pub fn parse_snowflake(text: &str, bits: u32) -> Result<u64, JsValue> {
     parse_decimal_of_width(text, bits.min(64) as u8).map_err(core_error)
 }
 

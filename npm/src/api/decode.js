@@ -77,7 +77,7 @@ export function snowflakeDecoder(backend, layout, preset) {
   const bits = layout.timeBits + ws;
   const maxId = (1n << BigInt(bits)) - 1n;
   // The core's parser names the problem (sign, size) in its own words.
-  const outOfRange = (id) => call(() => backend.snowflakeCheck(String(id), bits));
+  const outOfRange = (id) => call(() => backend.parseSnowflake(String(id), bits));
   if (ws > 32) return wideDecoder(layout, maxId, outOfRange, record);
   // No division or % on numbers: V8 sometimes compiles this closure on its
   // own, where it cannot fold the captured divisors into shifts, and a % is

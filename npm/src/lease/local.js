@@ -16,13 +16,6 @@ import { Lease } from './lease.js';
 import { clockOf, idRange } from './options.js';
 
 /**
- * How far past the current tick one write of the bound reaches: a process
- * minting without pause writes its lock file about once per second, and a
- * successor after a crash waits at most this long (or takes another ID).
- */
-const RESERVE_MS = 1000;
-
-/**
  * The default lease directory: per user, under the OS temp dir. The addon's
  * (the snowmint-lease crate's), so a Rust service's zero-config lease uses
  * the same one.
@@ -193,7 +186,11 @@ function claimLocal(options, mode) {
   const lease = new Lease(store, {
     clock,
     range: idRange(options, workerIdCount(options)),
-    reserveMs: RESERVE_MS,
+    // How far past the current tick one write of the bound reaches (the
+    // lease crate's RESERVE_MS, 1 s): a process minting without pause writes
+    // its lock file about once per second, and a successor after a crash
+    // waits at most this long (or takes another ID).
+    reserveMs: addon.LEASE_RESERVE_MS,
   });
   store.lease = lease;
   try {
@@ -251,7 +248,7 @@ function releaseAtExit(lease, weak = false) {
  * process-wide maximum. Never released: a thread that exits must not free
  * the worker ID of a generator the other threads still mint from, so the
  * kernel frees it when the process ends and the file keeps the reserved
- * bound (at most RESERVE_MS past the last ID). If its file is deleted, the
+ * bound (at most the lease crate's RESERVE_MS past the last ID). If its file is deleted, the
  * first thread to notice claims a new lock for the process, and the others
  * take that one when they notice (node/src/lease.rs).
  */
