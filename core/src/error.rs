@@ -169,64 +169,52 @@ impl Error {
     }
 }
 
-/// The errors that are all numbers, by index: a binding that carries no
-/// message strings (the browser's minting module) reports one as its index
-/// and numbers ([`Error::numbered`]), and its JavaScript words it from
-/// templates written from this `Display` (core/examples/protocol.rs), so
-/// the words stay the core's.
-impl Error {
-    /// How many errors [`Error::numbered`] numbers.
-    pub const NUMBERED: u32 = 9;
+/// Writes [`Error::numbered`] and [`Error::from_numbered`] from one list of
+/// the errors that are all numbers: each with its index and its two fields,
+/// or none.
+macro_rules! numbered {
+    ($($index:literal => $variant:ident $({ $a:ident, $b:ident })?,)*) => {
+        /// The errors that are all numbers, by index: a binding that carries no
+        /// message strings (the browser's minting modules) reports one as its
+        /// index and numbers ([`Error::numbered`]), and its JavaScript words it
+        /// from templates written from this `Display` (core/examples/protocol.rs),
+        /// so the words stay the core's.
+        impl Error {
+            /// How many errors [`Error::numbered`] numbers.
+            pub const NUMBERED: u32 = [$($index),*].len() as u32;
 
-    /// The index and numbers of an error that is all numbers, else `None`.
-    pub const fn numbered(&self) -> Option<(u32, [u64; 2])> {
-        Some(match *self {
-            Error::WorkerIdOutOfRange { worker_id, max } => (0, [worker_id, max]),
-            Error::EpochInFuture { epoch_ms, now_ms } => (1, [epoch_ms, now_ms]),
-            Error::TimeBeforeEpoch { epoch_ms, now_ms } => (2, [epoch_ms, now_ms]),
-            Error::TimeOverflow { max_ms, now_ms } => (3, [max_ms, now_ms]),
-            Error::ClockMovedBackwards { by_ms, allowed_ms } => (4, [by_ms, allowed_ms]),
-            Error::ClockWouldWait { now_ms, until_ms } => (5, [now_ms, until_ms]),
-            Error::InvalidCount { count, max } => (6, [count, max]),
-            Error::SequenceOutOfRange { value, max } => (7, [value, max]),
-            Error::HumanGroups => (8, [0, 0]),
-            _ => return None,
-        })
-    }
+            /// The index and numbers of an error that is all numbers, else `None`.
+            pub const fn numbered(&self) -> Option<(u32, [u64; 2])> {
+                match *self {
+                    $(Error::$variant $({ $a, $b })? => Some(($index, numbered!(@pair $($a, $b)?))),)*
+                    _ => None,
+                }
+            }
 
-    /// The error [`Error::numbered`] gave `index` and `numbers` for.
-    pub const fn from_numbered(index: u32, [a, b]: [u64; 2]) -> Option<Error> {
-        Some(match index {
-            0 => Error::WorkerIdOutOfRange {
-                worker_id: a,
-                max: b,
-            },
-            1 => Error::EpochInFuture {
-                epoch_ms: a,
-                now_ms: b,
-            },
-            2 => Error::TimeBeforeEpoch {
-                epoch_ms: a,
-                now_ms: b,
-            },
-            3 => Error::TimeOverflow {
-                max_ms: a,
-                now_ms: b,
-            },
-            4 => Error::ClockMovedBackwards {
-                by_ms: a,
-                allowed_ms: b,
-            },
-            5 => Error::ClockWouldWait {
-                now_ms: a,
-                until_ms: b,
-            },
-            6 => Error::InvalidCount { count: a, max: b },
-            7 => Error::SequenceOutOfRange { value: a, max: b },
-            8 => Error::HumanGroups,
-            _ => return None,
-        })
-    }
+            /// The error [`Error::numbered`] gave `index` and `numbers` for.
+            #[allow(unused_variables)]
+            pub const fn from_numbered(index: u32, [a, b]: [u64; 2]) -> Option<Error> {
+                match index {
+                    $($index => Some(Error::$variant $({ $a: a, $b: b })?),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+    (@pair $a:ident, $b:ident) => { [$a, $b] };
+    (@pair) => { [0, 0] };
+}
+
+numbered! {
+    0 => WorkerIdOutOfRange { worker_id, max },
+    1 => EpochInFuture { epoch_ms, now_ms },
+    2 => TimeBeforeEpoch { epoch_ms, now_ms },
+    3 => TimeOverflow { max_ms, now_ms },
+    4 => ClockMovedBackwards { by_ms, allowed_ms },
+    5 => ClockWouldWait { now_ms, until_ms },
+    6 => InvalidCount { count, max },
+    7 => SequenceOutOfRange { value, max },
+    8 => HumanGroups,
 }
 
 impl From<ParseError> for Error {
