@@ -17,19 +17,16 @@ echo "  npm/native/snowmint.$platform.node"
 # The licence texts live at the repository root; npm ships LICENSE* files of the package root.
 cp LICENSE-MIT LICENSE-APACHE npm/
 rm -rf npm/dist
-cjs() {
-  esbuild --bundle --platform=node --format=cjs --target=node18 --log-level=warning \
-    --external:'*.node' --inject:npm/build/import-meta-url.js --define:import.meta.url=importMetaUrl "$@"
-}
+cjs() { node npm/build/cjs.mjs "$@"; }
 # The root, snowmint/lease and snowmint/sequence share one bundle, so that require('snowmint'),
 # require('snowmint/lease') and require('snowmint/sequence') share one copy of every module: the error classes
 # (instanceof across the two), the addon, the process's lease state.
-cjs npm/build/cjs-shared.js --outfile=npm/dist/shared.cjs
+cjs npm/build/cjs-shared.js npm/dist/shared.cjs
 echo "module.exports = require('./shared.cjs').root;" >npm/dist/index.cjs
 echo "module.exports = require('./shared.cjs').lease;" >npm/dist/lease.cjs
 echo "module.exports = require('./shared.cjs').sequence;" >npm/dist/sequence.cjs
 # snowmint/json stands alone (no addon, no other module).
-cjs npm/src/json.js --outfile=npm/dist/json.cjs
+cjs npm/src/json.js npm/dist/json.cjs
 # Their declarations (the `types` of each `require` condition): a .d.cts cannot
 # import the .d.ts of an ES module, so these are the ESM declarations with
 # their relative imports pointed at the CommonJS files beside them.
