@@ -9,6 +9,9 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$ROOT/npm"
 tgz=$(npm pack --silent --pack-destination "$tmp" | tail -n 1)
 say "packed $tgz ($(du -k "$tmp/$tgz" | cut -f1) KB)"
+# The package's manifest against what bundlers and TypeScript read (exports
+# conditions with their types, sideEffects, files): publint, on the tarball.
+"$ROOT/node_modules/.bin/publint" --strict "$tmp/$tgz"
 # Both licences the package names (MIT OR Apache-2.0) ship inside it.
 listing=$(tar -tzf "$tmp/$tgz")
 for f in LICENSE-MIT LICENSE-APACHE; do
