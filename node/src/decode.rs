@@ -1,4 +1,4 @@
-//! `decodeText`, `toHuman`, `fromHuman`: parsed IDs as the plain records of
+//! `decodeId`, `toHuman`, `fromHuman`: parsed IDs as the plain records of
 //! `RawDecoded` in backend.d.ts.
 
 use napi::Either;
@@ -31,7 +31,7 @@ fn parse(text: &str, kind: Option<Kind>) -> Result<Id> {
 }
 
 #[napi(catch_unwind)]
-pub fn decode_text(text: String, kind: Option<String>) -> Result<RawDecoded> {
+pub fn decode_id(text: String, kind: Option<String>) -> Result<RawDecoded> {
     let id = parse(&text, kind_arg(kind)?)?;
     let f = id.fields();
     Ok(RawDecoded {

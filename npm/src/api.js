@@ -295,7 +295,7 @@ export function createApi(backend, host = {}) {
   }
 
   function snowflakeText(text) {
-    return decimalId(text) ?? call(() => backend.decodeText(text, 'snowflake')).value;
+    return decimalId(text) ?? call(() => backend.decodeId(text, 'snowflake')).value;
   }
 
   /**
@@ -369,7 +369,7 @@ export function createApi(backend, host = {}) {
       const v = decimalId(id);
       if (v !== undefined) return decoderFor(options)(v);
     }
-    const raw = call(() => backend.decodeText(id, kind));
+    const raw = call(() => backend.decodeId(id, kind));
     return fromRaw(raw, (value) => decoderFor(options)(value));
   }
 
@@ -384,7 +384,7 @@ export function createApi(backend, host = {}) {
   function isUuid(text) {
     if (typeof text !== 'string') return false;
     try {
-      backend.decodeText(text, 'uuid');
+      backend.decodeId(text, 'uuid');
       return true;
     } catch {
       return false;
@@ -392,7 +392,7 @@ export function createApi(backend, host = {}) {
   }
 
   function uuidVersion(text) {
-    return call(() => backend.decodeText(stringArg('uuid', text), 'uuid')).version;
+    return call(() => backend.decodeId(stringArg('uuid', text), 'uuid')).version;
   }
 
   function toHuman(id, options) {

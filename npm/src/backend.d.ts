@@ -174,7 +174,7 @@ export interface Backend {
   typeid(prefix: string): string;
 
   /** Parses any ID (kind detected from the text unless given). */
-  decodeText(text: string, kind: IdKind | 'human' | null): RawDecoded;
+  decodeId(text: string, kind: IdKind | 'human' | null): RawDecoded;
   ulidToUuid(text: string): string;
   uuidToUlid(text: string): string;
   /** Human form of an ID's text (a decimal Snowflake or a 128-bit ID); `groups` keeps the last groups. */

@@ -73,8 +73,6 @@ export function wasmBackend(module, minters) {
     defaultInit: (spec, clock) => wasm.defaultInit(specArgs(spec), share(clock)),
     defaultConfigure: (spec, clock) => wasm.defaultConfigure(specArgs(spec), share(clock)),
     snowflakeAt: (spec, ms, bound, sequence) => wasm.snowflakeAt(specArgs(spec), ms, bound, sequence),
-    // Exported as decodeId: wasm-bindgen's glue has a decodeText of its own.
-    decodeText: wasm.decodeId,
     mintText: (kind, n, timing) => /** @type {NonNullable<typeof minters>} */ (minters)[kind].texts(n, timing),
   };
   backend = made;

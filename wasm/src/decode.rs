@@ -1,4 +1,4 @@
-//! `decodeText`, `toHuman`, `fromHuman`: parsed IDs as the plain records of
+//! `decodeId`, `toHuman`, `fromHuman`: parsed IDs as the plain records of
 //! `RawDecoded` in backend.d.ts (every field set, `undefined` where the
 //! kind has none).
 
@@ -9,10 +9,10 @@ use wasm_bindgen::prelude::*;
 
 use crate::{core_error, js_error, set};
 
-/// `decodeText`: parses any ID; `kind` forces a kind (`'human'` included).
-/// Exported as `decodeId`: wasm-bindgen's glue has a `decodeText` of its own.
+/// `decodeId`: parses any ID; `kind` forces a kind (`'human'` included).
+/// (Not `decodeText`: wasm-bindgen's glue has a function of that name.)
 #[wasm_bindgen(js_name = decodeId, unchecked_return_type = "RawDecoded")]
-pub fn decode_text(text: &str, kind: Option<String>) -> Result<Object, JsValue> {
+pub fn decode_id(text: &str, kind: Option<String>) -> Result<Object, JsValue> {
     let kind = kind.as_deref().map(Kind::from_name).transpose();
     let kind = kind.map_err(core_error)?;
     let id = Id::parse(text, kind).map_err(core_error)?;
