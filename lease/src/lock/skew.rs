@@ -43,7 +43,7 @@ pub(super) fn mtime_ms_now() -> i64 {
 }
 
 /// A holder's clock too far from the host's or its live peers' (see
-/// [`LockFile::skew`]); its `Display` is the error message and the warning.
+/// [`LockFile::skew`](super::LockFile::skew)); its `Display` is the error message and the warning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Skew {
     /// The holder's clock minus the reference (ms): positive when ahead.
