@@ -199,6 +199,15 @@ impl Follow {
     }
 }
 
+/// The rule of `fresh_ms` (with `std`) for a caller that times the call
+/// itself (a browser's minting module, with `performance.now()`):
+/// `spent_ms` if `clock`, read after `spent_ms` was, still reads a time
+/// `fresh` accepts, else 0. In that order, the clock read an accepted time
+/// for at least `spent_ms` after the call began.
+pub fn fresh_after(spent_ms: f64, clock: &impl Clock, fresh: impl Fn(u64) -> bool) -> f64 {
+    if fresh(clock.now_ms()) { spent_ms } else { 0.0 }
+}
+
 #[cfg(feature = "std")]
 mod os {
     use super::Clock;
@@ -279,8 +288,7 @@ mod os {
     /// hands the IDs out only until its own reading before the call plus
     /// this plus one tick, so no ID is handed out after a newer tick began.
     pub fn fresh_ms(start: Instant, clock: &impl Clock, fresh: impl Fn(u64) -> bool) -> f64 {
-        let spent = start.elapsed().as_secs_f64() * 1e3;
-        if fresh(clock.now_ms()) { spent } else { 0.0 }
+        super::fresh_after(start.elapsed().as_secs_f64() * 1e3, clock, fresh)
     }
 
     impl Clock for MonotonicClock {

@@ -26,7 +26,7 @@ use core::convert::Infallible;
 
 use rand_core::{TryCryptoRng, TryRng};
 use snowmint::Error;
-use snowmint::clock::{Clock, FollowingClock};
+use snowmint::clock::{Clock, FollowingClock, fresh_after};
 use snowmint::ksuid::Ksuid;
 use snowmint::objectid::{ObjectId, ObjectIdGenerator};
 use snowmint::texts::{TextKind, TextMint, write_texts};
@@ -284,8 +284,10 @@ fn texts_of(kind: TextKind, count: u32) -> f64 {
     });
     match written {
         // SAFETY: an import of plain numbers.
-        Ok(Some(first_ms)) if CLOCK.now_ms() <= first_ms => unsafe { perf_now() - start },
-        Ok(_) => 0.0,
+        Ok(Some(first_ms)) => {
+            fresh_after(unsafe { perf_now() } - start, &CLOCK, |now| now <= first_ms)
+        }
+        Ok(None) => 0.0,
         Err(e) => failed(e),
     }
 }
