@@ -20,6 +20,18 @@ export function timeArg(what, v) {
   return ms;
 }
 
+/**
+ * The minting function `name` over `next` (the monotonic stream): with
+ * `{ time }`, `at(ms)` gives an ID for that time instead.
+ */
+export function withTime(name, next, at) {
+  return (options) => {
+    if (options === undefined) return next();
+    const o = checkOptions(`${name}() options`, options, ['time']);
+    return o.time === undefined ? next() : at(timeArg('time', o.time));
+  };
+}
+
 const U64 = (1n << 64n) - 1n;
 
 /**
@@ -32,13 +44,7 @@ const U64 = (1n << 64n) - 1n;
 export function createAt(backend, { toSpec, idText }) {
   /** `next` (the monotonic stream) without a time; with `{ time }`, an ID for that time. */
   function timed(kind, name, next) {
-    return (options) => {
-      if (options === undefined) return next();
-      const o = checkOptions(`${name}() options`, options, ['time']);
-      if (o.time === undefined) return next();
-      const ms = timeArg('time', o.time);
-      return call(() => backend.textAt(kind, ms, undefined, ''));
-    };
+    return withTime(name, next, (ms) => call(() => backend.textAt(kind, ms, undefined, '')));
   }
 
   /** A TypeID for `options.time` with `prefix` (already checked). */

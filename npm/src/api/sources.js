@@ -39,6 +39,12 @@ const EXPIRY_WORD_SET = 4;
 const REPORT_LEN = 5;
 // END GENERATED
 
+/** Whether the run a source claimed at `start` may still be handed out, by the clock `now`. */
+export const freshBy = (now) => (src) => {
+  const t = now();
+  return t < src.deadline && t >= src.start;
+};
+
 /**
  * The size of the next run after one of `len` of which `used` were handed
  * out (0: none claimed yet): doubled, up to `max`, when it was used up in
@@ -60,11 +66,7 @@ export function createSources(backend, { now, margin, C, words = null }) {
   const { minRun: MIN_RUN, maxIdRun: MAX_ID_RUN, maxTextRun: MAX_TEXT_RUN } = C;
   /** What a run reports, by the slots above. */
   const timing = new Float64Array(REPORT_LEN);
-  /** Whether the run a source claimed at `start` may still be handed out, by the clock. */
-  const clockFresh = (src) => {
-    const t = now();
-    return t < src.deadline && t >= src.start;
-  };
+  const clockFresh = freshBy(now);
   // Chosen once, so that the hot paths stay monomorphic.
   const fresh = words === null ? clockFresh : (src) => (src.word !== 0 ? words[src.word] !== 0 : clockFresh(src));
   /** A slot of `words` for a new source (0: none); given back when the source is collected. */

@@ -24,8 +24,10 @@ export function laterClass(api, name) {
   return Later;
 }
 
-/** The core's value `key` (npm/wasm/constants.js, written by the build), frozen; `constants` for all of them. */
+/** The core's values (npm/wasm/constants.js, written by the build), frozen once. */
+const ALL = /* @__PURE__ */ deepFreeze(C);
+
+/** The core's value `key`; `constants` for all of them. */
 export function value(key) {
-  const all = deepFreeze(C);
-  return key === 'constants' ? all : all[key];
+  return key === 'constants' ? ALL : ALL[key];
 }

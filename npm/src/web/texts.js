@@ -3,18 +3,15 @@
 // function is a pure export, so a bundler drops those a page does not
 // import with their modules, and none of them pulls in the full module
 // (parsing, decoding, Snowflakes). The same batches and freshness rule as
-// the Node API (api/sources.js TextSource), the same `{ time }` checks (api/at.js).
-import { checkOptions } from '../api/checks.js';
-import { timeArg } from '../api/at.js';
-import { TextSource } from '../api/sources.js';
+// the Node API (api/sources.js TextSource), the same `{ time }` option (api/at.js withTime).
+import { withTime } from '../api/at.js';
+import { TextSource, freshBy } from '../api/sources.js';
 import { KSUID, MAX_TEXT_RUN, MIN_RUN, OBJECTID, ULID, UUIDV1, UUIDV4, UUIDV6, UUIDV7, WIDTHS } from './mint.js';
 import { ksuidMinter, objectIdMinter, ulidMinter, uuidv1Minter, uuidv4Minter, uuidv6Minter, uuidv7Minter } from './minters.js';
 
-/** Whether a batch claimed at `src.start` may still be handed out (no expiry words in a browser). */
-const fresh = (src) => {
-  const t = Date.now();
-  return t < src.deadline && t >= src.start;
-};
+// Date.now() bounds how long a batch is handed out (no expiry words in a
+// browser): in Chromium it costs a fifth of performance.now().
+const fresh = /* @__PURE__ */ freshBy(Date.now);
 
 /**
  * The minting function of text kind `kind` over its minter `m`; `name`
@@ -24,7 +21,6 @@ function texts(kind, m, name) {
   /** How its text source claims and judges its batches (api/sources.js TextSource). */
   const batches = {
     mint: (kind, count, report) => m.texts(count, report),
-    // Date.now() bounds how long a batch is handed out: in Chromium it costs a fifth of performance.now().
     now: Date.now,
     margin: 0,
     minRun: MIN_RUN,
@@ -37,12 +33,7 @@ function texts(kind, m, name) {
   };
   let source = null;
   const next = () => (source ??= new TextSource(batches, kind, WIDTHS[kind], name !== undefined)).next();
-  if (name === undefined) return next;
-  return (options) => {
-    if (options === undefined) return next();
-    const o = checkOptions(`${name}() options`, options, ['time']);
-    return o.time === undefined ? next() : m.textAt(timeArg('time', o.time));
-  };
+  return name === undefined ? next : withTime(name, next, m.textAt);
 }
 
 export const ulid = /* @__PURE__ */ texts(ULID, ulidMinter, 'ulid');
