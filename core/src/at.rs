@@ -186,6 +186,7 @@ impl TimedKind {
         if self == TimedKind::UuidV1 && pick != Pick::Any {
             return Err(Error::UnknownName {
                 what: "kind ordered by time",
+                given: Some(crate::error::GivenName::new("uuidv1")),
                 allowed: &TimedKind::ORDERED,
             });
         }

@@ -242,6 +242,51 @@ pub fn human_groups(groups: f64) -> Result<usize, crate::Error> {
     }
 }
 
+/// The core's name lists, by the key [`constants_json`] gives each (and
+/// [`name_index`] takes), with what a name of it names, in the words of
+/// the core's `from_name` functions.
+pub const NAME_LISTS: [(&str, &str, &[&str]); 7] = [
+    ("presets", "preset", &Preset::NAMES),
+    ("orders", "layout order", &FieldOrder::NAMES),
+    ("clocks", "clock", &ClockChoice::<()>::NAMES),
+    ("onBackwards", "onBackwards policy", &OnBackwards::NAMES),
+    ("onExhausted", "onExhausted policy", &OnExhausted::NAMES),
+    ("kinds", "kind", &Kind::NAMES),
+    ("timedKinds", "kind", &TimedKind::NAMES),
+];
+
+/// The index of `name` in the name list `list` (a key of [`NAME_LISTS`]):
+/// the one check of a name a binding was given, so that JavaScript, which
+/// passes names as these indexes, refuses an unknown one in the core's words.
+pub fn name_index(list: &str, name: &str) -> Result<u32, crate::Error> {
+    let (_, what, names) =
+        NAME_LISTS
+            .iter()
+            .find(|(key, _, _)| *key == list)
+            .ok_or(crate::Error::UnknownName {
+                what: "name list",
+                given: Some(crate::error::GivenName::new(list)),
+                allowed: &NAME_LIST_KEYS,
+            })?;
+    let i = names.iter().position(|n| *n == name);
+    i.map(|i| i as u32).ok_or(crate::Error::UnknownName {
+        what,
+        given: Some(crate::error::GivenName::new(name)),
+        allowed: names,
+    })
+}
+
+/// The keys of [`NAME_LISTS`], for the message of an unknown one.
+const NAME_LIST_KEYS: [&str; NAME_LISTS.len()] = {
+    let mut keys = [""; NAME_LISTS.len()];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = NAME_LISTS[i].0;
+        i += 1;
+    }
+    keys
+};
+
 /// The constants as JSON:
 /// `{"presets":[..],"orders":[..],"clocks":[..],"onBackwards":[..],
 /// "onExhausted":[..],"kinds":[..],"timedKinds":[..],"workerParts":[..],
@@ -263,16 +308,10 @@ pub fn constants_json() -> String {
             }
         }
     }
-    let lists: [(&str, &[&str]); 8] = [
-        ("presets", &Preset::NAMES),
-        ("orders", &FieldOrder::NAMES),
-        ("clocks", &ClockChoice::<()>::NAMES),
-        ("onBackwards", &OnBackwards::NAMES),
-        ("onExhausted", &OnExhausted::NAMES),
-        ("kinds", &Kind::NAMES),
-        ("timedKinds", &TimedKind::NAMES),
-        ("workerParts", &parts),
-    ];
+    let lists = NAME_LISTS
+        .iter()
+        .map(|(key, _, names)| (*key, *names))
+        .chain([("workerParts", &parts[..])]);
     for (key, names) in lists {
         put(&["\"", key, "\":["]);
         for (i, name) in names.iter().enumerate() {
@@ -411,6 +450,33 @@ mod tests {
         assert_eq!(
             (v["clockCheckMs"].as_u64(), v["clockMaxJumpMs"].as_u64()),
             (Some(100), Some(3_600_000))
+        );
+    }
+
+    #[test]
+    fn name_index_is_the_one_check_of_a_name() {
+        use super::name_index;
+        use std::format;
+        use std::string::ToString;
+        assert_eq!(name_index("presets", "discord"), Ok(1));
+        assert_eq!(name_index("orders", "sequence-worker"), Ok(1));
+        let e = name_index("presets", "Twitter").unwrap_err();
+        assert_eq!(e.code(), "ERR_INVALID_OPTION");
+        assert_eq!(
+            e.to_string(),
+            "unknown preset 'Twitter': expected one of 'twitter', 'discord', 'instagram', 'sonyflake', 'mastodon'"
+        );
+        // A long name is cut at a character boundary, and says so.
+        let long = "é".repeat(30);
+        let e = name_index("kinds", &long).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!("unknown kind '{}...':", "é".repeat(20))),
+            "{e}"
+        );
+        let e = name_index("colours", "red").unwrap_err().to_string();
+        assert!(
+            e.starts_with("unknown name list 'colours': expected one of 'presets', 'orders'"),
+            "{e}"
         );
     }
 }

@@ -385,6 +385,7 @@ impl<M> ClockChoice<M> {
     pub fn from_index(index: f64, manual: Option<M>) -> Result<ClockChoice<M>, crate::Error> {
         let unknown = crate::Error::UnknownName {
             what: "clock",
+            given: Some(crate::error::GivenName::new("test")),
             allowed: &Self::NAMES,
         };
         match (

@@ -78,6 +78,8 @@ pub enum Error {
     UnknownName {
         /// What was named, e.g. `"preset"`.
         what: &'static str,
+        /// The name given (none where a binding gave an index).
+        given: Option<GivenName>,
         /// The names allowed.
         allowed: &'static [&'static str],
     },
@@ -223,16 +225,63 @@ impl From<ParseError> for Error {
     }
 }
 
+/// A name as it was given, for the message of an [`Error::UnknownName`]:
+/// its first [`GivenName::MAX`] bytes (cut at a character boundary), so the
+/// error needs no allocation and says what was wrong.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GivenName {
+    bytes: [u8; GivenName::MAX],
+    len: u8,
+    cut: bool,
+}
+
+impl GivenName {
+    /// The most bytes of a name kept.
+    pub const MAX: usize = 40;
+
+    /// `name`, cut to [`GivenName::MAX`] bytes.
+    pub fn new(name: &str) -> GivenName {
+        let mut len = name.len().min(GivenName::MAX);
+        while !name.is_char_boundary(len) {
+            len -= 1;
+        }
+        let mut bytes = [0; GivenName::MAX];
+        bytes[..len].copy_from_slice(&name.as_bytes()[..len]);
+        GivenName {
+            bytes,
+            len: len as u8,
+            cut: len < name.len(),
+        }
+    }
+
+    /// The name kept (all of it unless [`GivenName::is_cut`]).
+    pub fn as_str(&self) -> &str {
+        // The bytes of a `&str` up to a character boundary.
+        core::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or_default()
+    }
+
+    /// Whether the name was longer than what is kept.
+    pub fn is_cut(&self) -> bool {
+        self.cut
+    }
+}
+
 /// The item of `all` named `name` (`names[i]` names `all[i]`), or the
-/// typed error that lists what is allowed.
+/// typed error that names it and lists what is allowed.
 pub(crate) fn by_name<T: Copy>(
     what: &'static str,
     names: &'static [&'static str],
     all: &[T],
     name: &str,
 ) -> Result<T, Error> {
-    let i = names.iter().position(|n| *n == name);
-    by_index(what, names, all, i.map_or(f64::NAN, |i| i as f64))
+    match names.iter().position(|n| *n == name) {
+        Some(i) => by_index(what, names, all, i as f64),
+        None => Err(Error::UnknownName {
+            what,
+            given: Some(GivenName::new(name)),
+            allowed: names,
+        }),
+    }
 }
 
 /// The item at `index` of `all` (a binding's index encoding of a name),
@@ -251,6 +300,7 @@ pub(crate) fn by_index<T: Copy>(
         .flatten()
         .ok_or(Error::UnknownName {
             what,
+            given: None,
             allowed: names,
         })
 }

@@ -55,6 +55,12 @@ pub fn constants() -> String {
     snowmint::binding::constants_json()
 }
 
+/// The index of `name` in the core's name list `list`, or the core's refusal.
+#[napi(catch_unwind)]
+pub fn name_index(list: String, name: String) -> Result<u32> {
+    snowmint::binding::name_index(&list, &name).map_err(core_err)
+}
+
 /// `count` new IDs' texts concatenated (each kind has a fixed width).
 #[napi(catch_unwind)]
 pub fn mint_text(

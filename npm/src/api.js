@@ -15,7 +15,7 @@
 // burn sequence numbers.
 
 import { ArgumentError, makeError } from './errors.js';
-import { call, checkOptions, deepFreeze, describe, oneOf, stringArg, typeError } from './api/checks.js';
+import { call, checkOptions, deepFreeze, describe, nameCheck, stringArg, typeError } from './api/checks.js';
 import { fromRaw, snowflakeDecoder as decodeSnowflake } from './api/decode.js';
 import { createConvert } from './api/convert.js';
 import { createOptions } from './api/options.js';
@@ -87,6 +87,7 @@ export function createApi(backend, host = {}) {
   /** The names and defaults the core defines (core/src/binding.rs), read once. */
   const C = deepFreeze(JSON.parse(backend.constants()));
   const { presets } = C;
+  const oneOf = nameCheck(backend, C);
   const { TestClock, toSpec, leased, isLease, SNOWFLAKE_OPTIONS } = createOptions(backend, C);
   const { IdSource, newTextSource } = createSources(backend, {
     now: host.now ?? (() => performance.now()),
@@ -112,7 +113,7 @@ export function createApi(backend, host = {}) {
   function newPresetDecoder(name) {
     let d = presetDecoders.get(name);
     if (!d) {
-      const { layout } = toSpec({ preset: oneOf('preset', name, presets) });
+      const { layout } = toSpec({ preset: oneOf('preset', 'presets', name) });
       d = snowflakeDecoder(layout, name);
       presetDecoders.set(name, d);
     }
@@ -342,7 +343,7 @@ export function createApi(backend, host = {}) {
     if (options === undefined) return null;
     checkDecodeOptions(options);
     const k = options.kind;
-    return k === undefined ? null : oneOf('kind', k, C.kinds);
+    return k === undefined ? null : oneOf('kind', 'kinds', k);
   }
 
   /** Any ID (bigint or string) -> a record of its fields; see index.d.ts. */

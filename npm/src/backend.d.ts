@@ -130,6 +130,8 @@ export interface Backend {
   readonly name: string;
   /** The names and defaults the core defines, as JSON (see `Constants` in index.d.ts). */
   constants(): string;
+  /** The index of `name` in the core's name list `list` (a key of the constants: 'presets', 'kinds', ...), or the core's refusal in its words: the one check of a name. */
+  nameIndex(list: string, name: string): number;
   /** Validates and describes a layout (a preset name or a spec's layout). */
   layoutOf(spec: SnowflakeSpec): LayoutInfo;
   snowflakeNew(spec: SnowflakeSpec, clock: TestClockHandle | undefined): SnowflakeHandle;

@@ -31,6 +31,19 @@ test('bad layouts and options', () => {
   throwsCode(assert, () => sm.decode('1', { kind: 'guid' }), sm.ConfigError, 'ERR_INVALID_OPTION', /'ulid'/);
 });
 
+test('names are checked by the core, in its words, under the code of their place', () => {
+  // The core's message (core/src/binding.rs name_index), whichever option or argument names it.
+  const order = () => new sm.Snowflake({ layout: { timeBits: 41, workerBits: 10, sequenceBits: 12, order: 'worker' } });
+  throwsCode(assert, order, sm.ConfigError, 'ERR_INVALID_LAYOUT', /^unknown layout order 'worker': expected one of 'worker-sequence', 'sequence-worker'$/);
+  throwsCode(assert, () => new sm.Snowflake({ onExhausted: 'drop' }), sm.ConfigError, 'ERR_INVALID_OPTION', /^unknown onExhausted policy 'drop': expected one of /);
+  throwsCode(assert, () => sm.fromBytes(new Uint8Array(16), 'guid'), sm.ArgumentError, 'ERR_INVALID_ARG_VALUE', /^unknown kind 'guid'/);
+  // A long name is cut in the message, and says so.
+  throwsCode(assert, () => sm.decode('1', { preset: 'x'.repeat(100) }), sm.ConfigError, 'ERR_INVALID_OPTION', new RegExp(`^unknown preset '${'x'.repeat(40)}\\.\\.\\.'`));
+  // 'test' is the core's name of a TestClock's clock: it takes the TestClock itself.
+  throwsCode(assert, () => new sm.Snowflake({ clock: 'test' }), sm.ConfigError, 'ERR_INVALID_OPTION', /new TestClock\(\)/);
+  throwsCode(assert, () => new sm.Snowflake({ preset: null }), sm.ConfigError, 'ERR_INVALID_OPTION', /^preset must be a string, got null$/);
+});
+
 test('malformed IDs of every kind', () => {
   const bad = [
     ['snowflake', '9223372036854775808', /larger than the maximum/],

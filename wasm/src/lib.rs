@@ -52,6 +52,12 @@ fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(obj, &JsValue::from_str(key), &value.into());
 }
 
+/// The index of `name` in the core's name list `list`, or the core's refusal.
+#[wasm_bindgen(js_name = nameIndex)]
+pub fn name_index(list: &str, name: &str) -> Result<u32, JsValue> {
+    snowmint::binding::name_index(list, name).map_err(core_error)
+}
+
 /// One TypeID with a monotonic UUIDv7 suffix.
 #[wasm_bindgen]
 pub fn typeid(prefix: &str) -> Result<String, JsValue> {

@@ -157,8 +157,17 @@ impl fmt::Display for Error {
                 f,
                 &["invalid count ", &n(count), ": expected 1 to ", &n(max)],
             ),
-            Error::UnknownName { what, allowed } => {
-                put(f, &["unknown ", what, ": expected one of "])?;
+            Error::UnknownName {
+                what,
+                given,
+                allowed,
+            } => {
+                put(f, &["unknown ", what])?;
+                if let Some(given) = given {
+                    let cut = if given.is_cut() { "..." } else { "" };
+                    put(f, &[" '", given.as_str(), cut, "'"])?;
+                }
+                put(f, &[": expected one of "])?;
                 for (i, name) in allowed.iter().enumerate() {
                     put(f, &[if i == 0 { "'" } else { ", '" }, name, "'"])?;
                 }

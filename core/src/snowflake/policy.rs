@@ -121,6 +121,7 @@ mod tests {
             FieldOrder::from_name("worker"),
             Err(Error::UnknownName {
                 what: "layout order",
+                given: Some(crate::error::GivenName::new("worker")),
                 allowed: &FieldOrder::NAMES
             })
         );
@@ -132,6 +133,7 @@ mod tests {
                 Preset::from_index(bad),
                 Err(Error::UnknownName {
                     what: "preset",
+                    given: None,
                     allowed: &Preset::NAMES
                 })
             );
@@ -140,7 +142,7 @@ mod tests {
         assert_eq!(Preset::from_index(1.0), Ok(Preset::Discord));
         assert_eq!(
             std::string::ToString::to_string(&Preset::from_name("snow").unwrap_err()),
-            "unknown preset: expected one of 'twitter', 'discord', 'instagram', 'sonyflake', 'mastodon'"
+            "unknown preset 'snow': expected one of 'twitter', 'discord', 'instagram', 'sonyflake', 'mastodon'"
         );
     }
 }

@@ -31,10 +31,25 @@ export function optionError(message) {
   return makeError('ERR_INVALID_OPTION', message);
 }
 
-export function oneOf(what, value, allowed, code = 'ERR_INVALID_OPTION') {
-  if (typeof value === 'string' && allowed.includes(value)) return value;
-  const shown = typeof value === 'string' ? `'${value}'` : describe(value);
-  throw makeError(code, `${what} ${shown} is not supported: expected one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+/**
+ * The check of a name over `backend`, whose constants are `C`: `oneOf(what,
+ * list, value, code)` gives `value` if the core's name list `list` (a key
+ * of `C`) holds it, and else throws the core's own refusal
+ * (`backend.nameIndex`, the one check of a name) under `code`, the error
+ * code of the API's place; a value that is not a string is refused here,
+ * as JavaScript's types are.
+ */
+export function nameCheck(backend, C) {
+  return (what, list, value, code = 'ERR_INVALID_OPTION') => {
+    if (typeof value !== 'string') throw makeError(code, `${what} must be a string, got ${describe(value)}`);
+    if (C[list].includes(value)) return value;
+    try {
+      backend.nameIndex(list, value);
+    } catch (e) {
+      throw makeError(code, e.message);
+    }
+    return value;
+  };
 }
 
 const NO_OPTIONS = Object.freeze({});

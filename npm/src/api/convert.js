@@ -2,12 +2,13 @@
 // v1 <-> v6): argument checks here, every rule in the core (one backend
 // call each, see node/src/convert.rs and wasm/src/convert.rs).
 
-import { call, checkOptions, oneOf, stringArg, typeError, uintOption } from './checks.js';
+import { call, checkOptions, nameCheck, stringArg, typeError, uintOption } from './checks.js';
 
 const UTF8 = new TextEncoder();
 
 /** The parts of the API over `backend`, with the core's names `C`. */
 export function createConvert(backend, C) {
+  const oneOf = nameCheck(backend, C);
   const bytesArg = (what, v) => {
     if (!(v instanceof Uint8Array)) throw typeError(what, 'a Uint8Array', v);
     return v;
@@ -16,7 +17,7 @@ export function createConvert(backend, C) {
     if (v !== undefined && typeof v !== 'boolean') throw typeError(what, 'a boolean', v);
     return v === true;
   };
-  const kindOption = (v) => (v === undefined ? undefined : oneOf('kind', v, C.kinds));
+  const kindOption = (v) => (v === undefined ? undefined : oneOf('kind', 'kinds', v));
 
   /** An ID's text and the kind to read it as: a bigint is a Snowflake. */
   function idText(id, kind) {
@@ -29,7 +30,7 @@ export function createConvert(backend, C) {
   function isValid(value, options) {
     const o = checkOptions('isValid() options', options, ['kind', 'preset', 'lenient', 'version']);
     const kind = kindOption(o.kind);
-    const preset = o.preset === undefined ? undefined : oneOf('preset', o.preset, C.presets);
+    const preset = o.preset === undefined ? undefined : oneOf('preset', 'presets', o.preset);
     const lenient = boolOption('lenient', o.lenient);
     const version = uintOption('version', o.version, undefined, 'ERR_INVALID_ARG_VALUE', 15);
     if (typeof value === 'bigint' && kind !== undefined && kind !== 'snowflake') return false;
@@ -50,7 +51,7 @@ export function createConvert(backend, C) {
   function fromBytes(bytes, kind, options) {
     const o = checkOptions('fromBytes() options', options, ['guid', 'prefix']);
     bytesArg('bytes', bytes);
-    kind = oneOf('kind', kind, C.kinds, 'ERR_INVALID_ARG_VALUE');
+    kind = oneOf('kind', 'kinds', kind, 'ERR_INVALID_ARG_VALUE');
     const guid = boolOption('guid', o.guid);
     const prefix = o.prefix === undefined ? '' : stringArg('prefix', o.prefix);
     return call(() => backend.fromBytes(bytes, kind, guid, prefix));

@@ -2,10 +2,11 @@
 // Snowflake options into a backend spec, a test clock handle and a lease.
 
 import { makeError } from '../errors.js';
-import { call, checkOptions, isUint, msOption, oneOf, optionError, typeError, uintOption } from './checks.js';
+import { call, checkOptions, isUint, msOption, nameCheck, optionError, typeError, uintOption } from './checks.js';
 
 /** The option parts of the API over `backend`, with the core's names and defaults `C`. */
 export function createOptions(backend, C) {
+  const oneOf = nameCheck(backend, C);
   const TEST_CLOCK = Symbol('snowmint.testClock');
 
   class TestClock {
@@ -62,7 +63,7 @@ export function createOptions(backend, C) {
         workerBits: bits('workerBits'),
         sequenceBits: bits('sequenceBits'),
         unitMs: uintOption('layout.unitMs', l.unitMs, 1, 'ERR_INVALID_LAYOUT', 0xffffffff),
-        order: l.order === undefined ? C.orders[0] : oneOf('layout.order', l.order, C.orders, 'ERR_INVALID_LAYOUT'),
+        order: l.order === undefined ? C.orders[0] : oneOf('layout.order', 'orders', l.order, 'ERR_INVALID_LAYOUT'),
       };
       if (epoch === undefined) epoch = l.epoch === undefined ? 0 : msOption('layout.epoch', l.epoch, 'ERR_INVALID_LAYOUT');
     }
@@ -72,17 +73,18 @@ export function createOptions(backend, C) {
       clock = 'test';
       clockHandle = o.clock[TEST_CLOCK];
     } else if (o.clock !== undefined) {
-      clock = oneOf('clock', o.clock, C.clocks.slice(0, 2)); // 'test' takes a TestClock
+      clock = oneOf('clock', 'clocks', o.clock);
+      if (clock === 'test') throw optionError("clock: 'test' takes a TestClock: pass clock: new TestClock()");
     }
     const spec = {
       workerId: 0,
-      preset: o.preset === undefined ? C.presets[0] : oneOf('preset', o.preset, C.presets),
+      preset: o.preset === undefined ? C.presets[0] : oneOf('preset', 'presets', o.preset),
       layout,
       epoch,
       clock,
-      onBackwards: o.onBackwards === undefined ? C.onBackwards[0] : oneOf('onBackwards', o.onBackwards, C.onBackwards),
+      onBackwards: o.onBackwards === undefined ? C.onBackwards[0] : oneOf('onBackwards', 'onBackwards', o.onBackwards),
       maxBackwardsMs: uintOption('maxBackwardsMs', o.maxBackwardsMs, C.maxBackwardsMs, 'ERR_INVALID_OPTION'),
-      onExhausted: o.onExhausted === undefined ? C.onExhausted[0] : oneOf('onExhausted', o.onExhausted, C.onExhausted),
+      onExhausted: o.onExhausted === undefined ? C.onExhausted[0] : oneOf('onExhausted', 'onExhausted', o.onExhausted),
       maxBorrowTicks: uintOption('maxBorrowTicks', o.maxBorrowTicks, C.maxBorrowTicks, 'ERR_INVALID_OPTION', 0xffffffff),
     };
     // Validated and described by the core, once.
