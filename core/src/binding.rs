@@ -6,16 +6,13 @@
 //! public JS class ([`ERROR_CODES`]), which `examples/protocol.rs` writes into
 //! the JS error table and the TypeScript unions, so a code is added here once.
 
-use std::string::String;
-use std::vec::Vec;
+#[cfg(feature = "std")]
+use std::{string::String, vec::Vec};
 
-use crate::IdText;
 use crate::at::TimedKind;
-use crate::clock::{ClockChoice, FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS};
+use crate::clock::ClockChoice;
 use crate::error::Kind;
 use crate::snowflake::{CustomLayout, FieldOrder, OnBackwards, OnExhausted, Preset, Run, Spec};
-use crate::texts::TextKind;
-use crate::uuid::Uuid;
 
 /// Smallest run (IDs or texts) a JS thread claims in one call; runs double
 /// while they are used up in time and halve when most of one expires.
@@ -235,8 +232,10 @@ pub const ERROR_CLASSES: [&str; 7] = [
 /// number): a whole number is passed on for [`crate::Id::to_human`] to
 /// judge; anything else (1.5, -1, NaN) is refused as it would refuse 0.
 pub fn human_groups(groups: f64) -> Result<usize, crate::Error> {
-    if groups.fract() == 0.0 && groups >= 0.0 {
-        Ok(groups.min(usize::MAX as f64) as usize)
+    // `as` saturates (NaN to 0): only a whole number survives the round trip.
+    let whole = groups.min(usize::MAX as f64) as usize;
+    if groups >= 0.0 && (whole as f64 == groups || groups >= usize::MAX as f64) {
+        Ok(whole)
     } else {
         Err(crate::Error::HumanGroups)
     }
@@ -295,7 +294,12 @@ const NAME_LIST_KEYS: [&str; NAME_LISTS.len()] = {
 /// "maxBackwardsMs":1000,"clockCheckMs":100,"clockMaxJumpMs":3600000,"maxBorrowTicks":16,"minRun":16,"maxIdRun":4096,
 /// "maxTextRun":1024}` (names in the order of the bindings' index encoding,
 /// the default first).
+#[cfg(feature = "std")]
 pub fn constants_json() -> String {
+    use crate::IdText;
+    use crate::clock::{FOLLOW_CHECK_MS, FOLLOW_MAX_JUMP_MS};
+    use crate::texts::TextKind;
+    use crate::uuid::Uuid;
     let mut out = String::from("{");
     let mut put = |pieces: &[&str]| pieces.iter().for_each(|p| out.push_str(p));
     // The option names of the presets' named worker parts (Twitter's

@@ -358,7 +358,6 @@ pub use os::{Instant, MonotonicClock, SystemClock, fresh_ms};
 /// The clocks the bindings let a generator read, by name: the shared
 /// [`MonotonicClock`], the raw [`SystemClock`], or a [`ManualClock`] shared
 /// with the caller through `M` (an `Rc` or `Arc` of it).
-#[cfg(feature = "std")]
 #[derive(Debug, Clone)]
 pub enum ClockChoice<M> {
     /// `"monotonic"`.
@@ -370,7 +369,6 @@ pub enum ClockChoice<M> {
     Manual(M),
 }
 
-#[cfg(feature = "std")]
 impl<M> ClockChoice<M> {
     /// The bindings' names, in the order of their index encoding.
     pub const NAMES: [&'static str; 3] = ["monotonic", "system", "test"];

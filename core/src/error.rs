@@ -3,6 +3,7 @@
 //! unchanged as `err.code`. What each says, in words, is in `message.rs`.
 
 pub use crate::kind::Kind;
+use crate::snowflake::{LayoutRule, decimal};
 
 mod message;
 
@@ -56,7 +57,7 @@ pub enum Error {
     /// The worker ID does not fit the layout's worker field.
     WorkerIdOutOfRange { worker_id: u64, max: u64 },
     /// The layout's widths or units are not usable.
-    InvalidLayout { reason: &'static str },
+    InvalidLayout { reason: LayoutRule },
     /// The epoch lies after the clock's current time.
     EpochInFuture { epoch_ms: u64, now_ms: u64 },
     /// The clock reads a time before the layout's epoch.
@@ -171,31 +172,29 @@ impl Error {
     }
 }
 
-/// Writes [`Error::numbered`] and [`Error::from_numbered`] from one list of
-/// the errors that are all numbers: each with its index and its two fields,
-/// or none.
+/// Writes the numbering of the errors that are all numbers (see
+/// [`Error::numbered`]) from one list: each with its index and its two
+/// fields, or none.
 macro_rules! numbered {
     ($($index:literal => $variant:ident $({ $a:ident, $b:ident })?,)*) => {
-        /// The errors that are all numbers, by index: a binding that carries no
-        /// message strings (the browser's minting modules) reports one as its
-        /// index and numbers ([`Error::numbered`]), and its JavaScript words it
-        /// from templates written from this `Display` (core/examples/protocol.rs),
-        /// so the words stay the core's.
         impl Error {
-            /// How many errors [`Error::numbered`] numbers.
-            pub const NUMBERED: u32 = [$($index),*].len() as u32;
+            /// How many of the numbered errors are all numbers (the first ones).
+            pub const ALL_NUMBERS: u32 = [$($index),*].len() as u32;
 
-            /// The index and numbers of an error that is all numbers, else `None`.
-            pub const fn numbered(&self) -> Option<(u32, [u64; 2])> {
+            /// [`Error::numbered`] of the errors that are all numbers only,
+            /// else `None`: for a caller that can return no other (the
+            /// browser's text minting modules), whose code then links none
+            /// of the others' checks.
+            pub const fn all_numbers(&self) -> Option<(u32, [u64; 2])> {
                 match *self {
                     $(Error::$variant $({ $a, $b })? => Some(($index, numbered!(@pair $($a, $b)?))),)*
                     _ => None,
                 }
             }
 
-            /// The error [`Error::numbered`] gave `index` and `numbers` for.
+            /// The error that is all numbers [`Error::all_numbers`] gave `index` and `numbers` for.
             #[allow(unused_variables)]
-            pub const fn from_numbered(index: u32, [a, b]: [u64; 2]) -> Option<Error> {
+            const fn from_all_numbers(index: u32, [a, b]: [u64; 2]) -> Option<Error> {
                 match index {
                     $($index => Some(Error::$variant $({ $a: a, $b: b })?),)*
                     _ => None,
@@ -217,6 +216,125 @@ numbered! {
     6 => InvalidCount { count, max },
     7 => SequenceOutOfRange { value, max },
     8 => HumanGroups,
+}
+
+/// How a numbered error whose other fields its index fixes gives its two
+/// numbers, and how it is made from them.
+type Fixed = (fn(&Error) -> Option<[u64; 2]>, fn([u64; 2]) -> Error);
+
+/// One [`Fixed`] per rule of a layout: its words have no numbers.
+macro_rules! layout_rules {
+    ($($rule:ident),*) => {
+        [$((
+            (|e: &Error| matches!(e, Error::InvalidLayout { reason: LayoutRule::$rule }).then_some([0, 0])) as fn(&Error) -> Option<[u64; 2]>,
+            (|_: [u64; 2]| Error::InvalidLayout { reason: LayoutRule::$rule }) as fn([u64; 2]) -> Error,
+        ),)*]
+    };
+}
+
+/// A decimal Snowflake's error of a character: its position and byte,
+/// numbered by how its message shows the byte ([`message::shape`]), so
+/// that each way has words of its own. `like` is a byte shown that way.
+macro_rules! decimal_characters {
+    ($($shape:literal => $like:literal),*) => {
+        [$((
+            (|e: &Error| match *e {
+                Error::Parse(ParseError::Character { kind: Kind::Snowflake, position, found, .. })
+                    if message::shape(found) == $shape => Some([position as u64, found as u64]),
+                _ => None,
+            }) as fn(&Error) -> Option<[u64; 2]>,
+            (|[a, b]: [u64; 2]| Error::Parse(ParseError::Character {
+                kind: Kind::Snowflake,
+                position: a as usize,
+                found: if message::shape(b as u8) == $shape { b as u8 } else { $like },
+                allowed: decimal::DIGITS,
+            })) as fn([u64; 2]) -> Error,
+        ),)*]
+    };
+}
+
+/// The numbered errors after the all-numbers ones, in order: the rules of
+/// a layout, and the errors of a decimal Snowflake (what the browser's
+/// Snowflake module can return; `examples/protocol.rs` words each).
+const FIXED: [Fixed; 11] = {
+    let [w, t, s, u, n] = layout_rules!(Widths, TimeBits, SequenceBits, Unit, NotSplit);
+    let [graphic, byte, non_ascii] = decimal_characters!(0 => b'~', 1 => 0x1f, 2 => 0x80);
+    [
+        w,
+        t,
+        s,
+        u,
+        n,
+        (
+            |e| match *e {
+                Error::Parse(ParseError::Length {
+                    kind: Kind::Snowflake,
+                    found,
+                    ..
+                }) => Some([found as u64, 0]),
+                _ => None,
+            },
+            |[a, _]| {
+                Error::Parse(ParseError::Length {
+                    kind: Kind::Snowflake,
+                    expected: decimal::LENGTHS,
+                    found: a as usize,
+                })
+            },
+        ),
+        (
+            |e| {
+                matches!(e, Error::Parse(ParseError::Overflow { kind: Kind::Snowflake, max }) if *max == decimal::MAX_64).then_some([0, 0])
+            },
+            |_| {
+                Error::Parse(ParseError::Overflow {
+                    kind: Kind::Snowflake,
+                    max: decimal::MAX_64,
+                })
+            },
+        ),
+        (
+            |e| {
+                matches!(e, Error::Parse(ParseError::Overflow { kind: Kind::Snowflake, max }) if *max == decimal::MAX_63).then_some([0, 0])
+            },
+            |_| {
+                Error::Parse(ParseError::Overflow {
+                    kind: Kind::Snowflake,
+                    max: decimal::MAX_63,
+                })
+            },
+        ),
+        graphic,
+        byte,
+        non_ascii,
+    ]
+};
+
+impl Error {
+    /// How many errors [`Error::numbered`] numbers.
+    pub const NUMBERED: u32 = Error::ALL_NUMBERS + FIXED.len() as u32;
+
+    /// The errors a binding that carries no message strings (the browser's
+    /// minting modules) reports as an index and two numbers: those that are
+    /// all numbers, the rules of a layout, and the errors of a decimal
+    /// Snowflake. Its JavaScript words each from templates written from this
+    /// `Display` (core/examples/protocol.rs), so the words stay the core's.
+    /// `None` for any other error.
+    pub fn numbered(&self) -> Option<(u32, [u64; 2])> {
+        self.all_numbers().or_else(|| {
+            (Error::ALL_NUMBERS..)
+                .zip(FIXED)
+                .find_map(|(index, (read, _))| read(self).map(|numbers| (index, numbers)))
+        })
+    }
+
+    /// The error [`Error::numbered`] gave `index` and `numbers` for.
+    pub fn from_numbered(index: u32, numbers: [u64; 2]) -> Option<Error> {
+        Error::from_all_numbers(index, numbers).or_else(|| {
+            let (_, make) = FIXED.get(index.checked_sub(Error::ALL_NUMBERS)? as usize)?;
+            Some(make(numbers))
+        })
+    }
 }
 
 impl From<ParseError> for Error {
@@ -263,6 +381,11 @@ impl GivenName {
     /// Whether the name was longer than what is kept.
     pub fn is_cut(&self) -> bool {
         self.cut
+    }
+
+    /// The name as a message shows it: what is kept, then `"..."` if it was cut.
+    pub fn shown(&self) -> [&str; 2] {
+        [self.as_str(), if self.cut { "..." } else { "" }]
     }
 }
 
@@ -321,6 +444,26 @@ mod tests {
             assert_eq!(Error::from_numbered(i, numbers), Some(e));
         }
         assert_eq!(Error::from_numbered(Error::NUMBERED, [0, 0]), None);
-        assert_eq!(Error::InvalidLayout { reason: "x" }.numbered(), None);
+        let field = Error::FieldOutOfRange {
+            field: "worker",
+            value: 1,
+            max: 0,
+        };
+        assert_eq!(field.numbered(), None);
+        // What the parser returns is numbered as it is, whichever way its message shows the byte.
+        for (text, bits) in [
+            ("12a", 63),
+            ("1\u{7}", 63),
+            ("1é", 64),
+            ("", 64),
+            ("99999999999999999999", 64),
+        ]
+        .into_iter()
+        .chain([("9223372036854775808", 63)])
+        {
+            let e = Error::from(crate::snowflake::parse_decimal_of_width(text, bits).unwrap_err());
+            let (i, numbers) = e.numbered().expect(text);
+            assert_eq!(Error::from_numbered(i, numbers), Some(e), "{text}");
+        }
     }
 }

@@ -88,7 +88,6 @@ pub use id::Id;
 pub use text::IdText;
 pub use texts::TextKind;
 
-#[cfg(feature = "std")]
 pub mod binding;
 #[cfg(feature = "expiry")]
 #[allow(unsafe_code)]

@@ -4,12 +4,14 @@
 // npm/src/workerd.js (Cloudflare's workerd) over host-workerd.js, and
 // npm/src/browser.js (browsers, and `snowmint/wasm` everywhere), in which
 // every name is a pure export of its own, so that a bundler keeps only what
-// a page imports: the texts from web/texts.js (the minting module), the
-// core's values and the rest over host-browser.js's full
-// module, built at its first call (web/later.js). Named ESM exports must be
+// a page imports: the texts from web/texts.js (the minting modules),
+// configure(), nextId(), Snowflake and TestClock over the Snowflake module
+// (web/snowflake.js), the core's values, and the rest over host-browser.js's
+// full module; each API is built at its first call (web/later.js). Named ESM exports must be
 // written out, so they are generated rather than kept in copies that could drift.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { API_NAMES } from '../src/api.js';
+import { SNOWFLAKE_NAMES } from '../src/api/snowflakes.js';
 import * as errors from '../src/errors.js';
 
 const errorClasses = Object.entries(errors)
@@ -40,18 +42,22 @@ const texts = readFileSync(new URL('../src/web/texts.js', import.meta.url), 'utf
 const textNames = [...texts.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]);
 const stray = textNames.filter((n) => !API_NAMES.includes(n));
 if (stray.length) throw new Error(`web/texts.js exports ${stray} that API_NAMES lacks`);
+const lost = SNOWFLAKE_NAMES.filter((n) => !API_NAMES.includes(n));
+if (lost.length) throw new Error(`api/snowflakes.js names ${lost} that API_NAMES lacks`);
 const lines = [];
 for (const name of API_NAMES) {
   if (textNames.includes(name)) continue;
+  const api = SNOWFLAKE_NAMES.includes(name) ? 'snowflakeApi' : 'browserApi';
   if (name === 'backendName') lines.push(`export const backendName = 'wasm';`);
   else if (name in VALUES) lines.push(`export const ${name} = /* @__PURE__ */ value('${VALUES[name]}');`);
-  else if (CLASSES.includes(name)) lines.push(`export const ${name} = /* @__PURE__ */ laterClass(browserApi, '${name}');`);
-  else lines.push(`export const ${name} = /* @__PURE__ */ later(browserApi, '${name}');`);
+  else if (CLASSES.includes(name)) lines.push(`export const ${name} = /* @__PURE__ */ laterClass(${api}, '${name}');`);
+  else lines.push(`export const ${name} = /* @__PURE__ */ later(${api}, '${name}');`);
 }
 write(
   'browser',
   `import { browserApi } from './host-browser.js';
 import { later, laterClass, value } from './web/later.js';
+import { snowflakeApi } from './web/snowflake.js';
 
 export { ${errorClasses.join(', ')} } from './errors.js';
 export { ${textNames.join(', ')} } from './web/texts.js';

@@ -14,17 +14,13 @@
 // used up in time (halve when most of it expires), so idle threads do not
 // burn sequence numbers.
 
-import { ArgumentError, makeError } from './errors.js';
-import { call, checkOptions, deepFreeze, describe, nameCheck, stringArg, typeError } from './api/checks.js';
+import { call, checkOptions, deepFreeze, nameCheck, stringArg, typeError } from './api/checks.js';
 import { fromRaw, snowflakeDecoder as decodeSnowflake } from './api/decode.js';
 import { createConvert } from './api/convert.js';
 import { createOptions } from './api/options.js';
 import { createAt } from './api/at.js';
 import { createSources } from './api/sources.js';
-
-/** A Snowflake's decimal text, as the core's detect() tells it (1 to 20 ASCII digits). */
-const DECIMAL = /^[0-9]{1,20}$/;
-const U64_MAX = 0xffff_ffff_ffff_ffffn;
+import { createSnowflakes, decimalId, idText, idTypeError } from './api/snowflakes.js';
 
 /**
  * The names of the public API, in one place: `createApi` returns exactly
@@ -88,15 +84,24 @@ export function createApi(backend, host = {}) {
   const C = deepFreeze(JSON.parse(backend.constants()));
   const { presets } = C;
   const oneOf = nameCheck(backend, C);
-  const { TestClock, toSpec, leased, isLease, SNOWFLAKE_OPTIONS } = createOptions(backend, C);
-  const { IdSource, newTextSource } = createSources(backend, {
+  const options = createOptions(backend, C);
+  const { toSpec } = options;
+  const sources = createSources(backend, {
     now: host.now ?? (() => performance.now()),
     margin: host.clockMarginMs ?? 0,
     C,
     // Expiry words count on performance.now()'s clock (CLOCK_MONOTONIC) and no margin.
     words: host.now || host.clockMarginMs || !backend.expiryWords ? null : call(() => backend.expiryWords()),
   });
-  const at = createAt(backend, { toSpec, idText: (id) => (typeof id === 'bigint' || typeof id === 'string' ? String(id) : throwIdType(id)) });
+  const { newTextSource } = sources;
+  const at = createAt(backend, { toSpec, idText });
+  const snowflakes = createSnowflakes(backend, host, { C, options, sources, at });
+  /**
+   * The default generator's decoder, if it exists: the host's (the
+   * browser's, whose configure() and nextId() are the Snowflake module's),
+   * else this API's.
+   */
+  const defaultDecoder = host.defaultDecoder ?? snowflakes.defaultDecoder;
   /** Reads a Snowflake of `layout` in JavaScript (api/decode.js). */
   const snowflakeDecoder = (layout, preset) => decodeSnowflake(backend, layout, preset);
 
@@ -122,148 +127,6 @@ export function createApi(backend, host = {}) {
     return d;
   }
 
-  // --- the process-wide default generator -------------------------------
-
-  let def = null;
-  /** The default generator's owner of a lease (configure() may rebuild it on the same lease). */
-  const DEFAULT_OWNER = Symbol('snowmint.default');
-
-  /**
-   * The lease of what toSpec() says a generator needs (`need`): a lease
-   * given, none, the host's lock of an explicit worker ID (none where the
-   * host has no locks: the wasm build), or a worker ID leased for none
-   * given: the default generator's zero-config lease, or with `lease:
-   * 'local'` one of a generator's own.
-   */
-  function leaseOf(need, forDefault) {
-    if (need === null || isLease(need)) return need;
-    if (need.kind === 'explicit') return host.workerLease?.(need.workerId, forDefault) ?? null;
-    if (forDefault) return host.defaultLease(need.workerBits, need.trustLocal);
-    if (!need.trustLocal) throw noWorkerId();
-    if (!host.ownLease)
-      throw makeError('ERR_NO_WORKER_ID', `lease: 'local' needs the native addon's lock files, which this build (${backend.name}) has not: give a workerId or a lease from snowmint/lease.`);
-    return host.ownLease(need.workerBits);
-  }
-
-  /** Installs (`defaultInit`) or replaces (`defaultConfigure`) the default generator; a lease's re-acquisition replaces it. */
-  function installDefault(options, what, init) {
-    const { spec, clockHandle, lease: need } = toSpec(options, what);
-    const lease = leaseOf(need, true);
-    const make = () => {
-      const s = leased(spec, lease);
-      call(() => (init ? backend.defaultInit(s, clockHandle) : backend.defaultConfigure(s, clockHandle)));
-      init = false;
-      return backend.defaultHandle();
-    };
-    def = new IdSource(make, lease, DEFAULT_OWNER);
-    return def;
-  }
-
-  function initDefault() {
-    return installDefault(host.defaultOptions ? host.defaultOptions() : undefined, 'default options', true);
-  }
-
-  /** Configures the process-wide default generator (every worker thread shares it); unset options fall back to the host's defaults. */
-  function configure(options) {
-    const given = checkOptions('configure() options', options, SNOWFLAKE_OPTIONS);
-    // A lease or worker parts win over SNOWMINT_WORKER_ID (lease: 'none' keeps it: it only drops the lock).
-    const explicit = (given.lease !== undefined && given.lease !== 'none') || C.workerParts.some((k) => given[k] !== undefined);
-    const defaults = explicit ? undefined : host.defaultOptions?.();
-    installDefault({ ...defaults, ...given }, 'configure() options', false);
-  }
-
-  function nextId() {
-    return (def ?? initDefault()).next();
-  }
-
-  function nextIdString() {
-    return (def ?? initDefault()).next().toString();
-  }
-
-  function nextIds(count) {
-    return (def ?? initDefault()).batch(count);
-  }
-
-  /** nextId() that waits on a timer, not the thread, where the generator must wait. */
-  async function nextIdAsync() {
-    return (def ?? initDefault()).nextAsync();
-  }
-
-  /** The refusal of a generator of its own with no worker ID (see Snowflake). */
-  function noWorkerId() {
-    return makeError(
-      'ERR_NO_WORKER_ID',
-      "this Snowflake has no worker ID: every process (and every library) that builds one this way would mint on worker ID 0, and their IDs would collide. Give it a workerId unique among live generators, lease: 'local' (a worker ID leased among this machine's processes), or a lease from snowmint/lease (redisLease, etcdLease, zookeeperLease); or mint with nextId(), whose default generator leases one. ulid() and uuidv7() need no worker ID.",
-    );
-  }
-
-  class Snowflake {
-    #src = null;
-    #start;
-    #decode;
-    #spec;
-    /**
-     * A generator of its own (options as for configure()). Without a worker
-     * ID it decodes, and `at()` gives worker ID 0's IDs, but minting throws
-     * ConfigError ERR_NO_WORKER_ID (no silent worker 0); a TestClock's
-     * generator is a test's and mints on worker ID 0. An explicit worker ID
-     * is locked at the first ID, so a generator built to decode, or for
-     * `at()`, locks nothing.
-     */
-    constructor(options) {
-      const { spec, clockHandle, lease: need, layout } = toSpec(options);
-      const refused = need !== null && need.kind === 'zero' && !need.trustLocal;
-      const source = (lease) => new IdSource(() => call(() => backend.snowflakeNew(leased(spec, lease), clockHandle)), lease);
-      if (refused) this.#start = null;
-      else if (need !== null && need.kind === 'explicit') {
-        // Checked now, as every generator is (worker ID range, epoch); locked at the first ID.
-        call(() => backend.snowflakeNew(spec, clockHandle));
-        this.#start = () => source(leaseOf(need, false));
-      } else {
-        const lease = leaseOf(need, false);
-        this.#src = source(lease);
-        this.#spec = () => leased(spec, lease);
-      }
-      this.#spec ??= () => spec;
-      this.#decode = snowflakeDecoder(layout, spec.layout ? undefined : spec.preset);
-      this.layout = layout;
-    }
-    /** The generator's source of IDs, started at the first ID; throws for one without a worker ID. */
-    #source() {
-      if (this.#src !== null) return this.#src;
-      if (this.#start === null) throw noWorkerId();
-      this.#src = this.#start();
-      return this.#src;
-    }
-    /** The worker ID (a lease's, which can change when a lost lease is re-acquired). */
-    get workerId() {
-      const src = this.#source();
-      return call(() => src.h.workerId());
-    }
-    next() {
-      return (this.#src ?? this.#source()).next();
-    }
-    /** next() that waits on a timer, not the thread, where the generator must wait. */
-    async nextAsync() {
-      return this.#source().nextAsync();
-    }
-    nextString() {
-      return this.#source().next().toString();
-    }
-    nextBatch(count) {
-      return this.#source().batch(count);
-    }
-    /** The ID of this generator's worker at `time` with `options.sequence` (default 0): not part of its monotonic stream. */
-    at(time, options) {
-      return at.snowflakeAt(this.#spec(), time, options);
-    }
-    decode(id) {
-      if (typeof id === 'string') id = snowflakeText(id);
-      else if (typeof id !== 'bigint') throw idTypeError(id);
-      return this.#decode(id);
-    }
-  }
-
   // --- strings -------------------------------------------------------------
 
   /** A minting function over its own batches; `timed` for kinds that embed the time. */
@@ -285,31 +148,6 @@ export function createApi(backend, host = {}) {
   }
 
   // --- decode and conversions ----------------------------------------------
-
-  function throwIdType(id) {
-    throw idTypeError(id);
-  }
-
-  function idTypeError(id) {
-    const hint = typeof id === 'number' ? ' (a number cannot hold every 64-bit ID exactly: pass a bigint or a decimal string)' : '';
-    return new ArgumentError('ERR_INVALID_ARG_TYPE', `id must be a bigint or a string, got ${describe(id)}${hint}`);
-  }
-
-  function snowflakeText(text) {
-    return decimalId(text) ?? call(() => backend.decodeId(text, 'snowflake')).value;
-  }
-
-  /**
-   * The value of a decimal Snowflake text read in JavaScript, or undefined
-   * for the core to read (and name the problem): 1 to 20 ASCII digits up to
-   * 2^64 - 1 are what the core's detect() calls a Snowflake and its decimal
-   * parser accepts (leading zeros included); the shared vectors prove the two agree.
-   */
-  function decimalId(text) {
-    if (!DECIMAL.test(text)) return undefined;
-    const v = BigInt(text);
-    return v <= U64_MAX ? v : undefined;
-  }
 
   const DECODE_OPTIONS = ['kind', 'preset', 'layout'];
 
@@ -335,7 +173,7 @@ export function createApi(backend, host = {}) {
     if (layout !== undefined) return snowflakeDecoder(toSpec({ layout }).layout);
     const preset = o?.preset;
     if (preset !== undefined) return presetDecoder(preset);
-    return def ? def.decode : presetDecoder(presets[0]);
+    return defaultDecoder() ?? presetDecoder(presets[0]);
   }
 
   /** decode()'s options checked, and the kind they name (null: none). */
@@ -408,6 +246,7 @@ export function createApi(backend, host = {}) {
     return call(() => backend.fromHuman(stringArg('text', text)));
   }
 
+  const { nextId, nextIdString, nextIds, nextIdAsync, configure, Snowflake, TestClock } = snowflakes;
   return {
     nextId,
     nextIdString,

@@ -1,12 +1,14 @@
 // The workerd entry's first import (host-workerd.js): makes the wasm backend
 // of the modules that workerd compiled from the shipped .wasm files when it
-// loaded the worker (the full module, and the minting modules of the texts).
+// loaded the worker (the full module, the minting modules of the texts and
+// the Snowflake module).
 // Imported before host-browser.js, which would otherwise compile the inlined
 // bytes at run time: workerd refuses that ("Wasm code generation disallowed
 // by embedder") for compatibility dates before 2025-06-01 and in a module
 // imported lazily with `await import()`.
 import ksuid from '../wasm/mint-ksuid.wasm';
 import objectid from '../wasm/mint-objectid.wasm';
+import snowflake from '../wasm/mint-snowflake.wasm';
 import ulid from '../wasm/mint-ulid.wasm';
 import uuidv1 from '../wasm/mint-uuidv1.wasm';
 import uuidv4 from '../wasm/mint-uuidv4.wasm';
@@ -15,7 +17,8 @@ import uuidv7 from '../wasm/mint-uuidv7.wasm';
 import module from '../wasm/snowmint_bg.wasm';
 import { useCompiled } from './web/mint.js';
 import { MINTERS } from './web/minters.js';
+import { snowflakeBackend } from './web/snowflake.js';
 import { wasmBackend } from './wasm-backend.js';
 
-useCompiled({ ulid, uuidv7, uuidv4, uuidv1, uuidv6, ksuid, objectid });
-wasmBackend(module, MINTERS);
+useCompiled({ ulid, uuidv7, uuidv4, uuidv1, uuidv6, ksuid, objectid, snowflake });
+wasmBackend(module, MINTERS, snowflakeBackend());

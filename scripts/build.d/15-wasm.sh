@@ -29,10 +29,18 @@ node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
 # either: their common code gzips as one in a bundle, as they share one key
 # (wasm/embed.mjs).
 # Raw exports, no glue; the two globals rustc exports are for no one.
-declare -A MINT_MODULES=([ulid]=ulid [uuidv7]=uuidv7 [uuidv4]=uuidv4 [uuidv1]=uuidv1 [uuidv6]=uuidv6 [ksuid]=ksuid [objectid]=objectid)
+# The Snowflake module (configure, nextId, Snowflake, TestClock) is built for
+# size ("z"): its per-ID path is JavaScript's buffer, not wasm.
+declare -A MINT_MODULES=([ulid]=ulid [uuidv7]=uuidv7 [uuidv4]=uuidv4 [uuidv1]=uuidv1 [uuidv6]=uuidv6 [ksuid]=ksuid [objectid]=objectid [snowflake]=snowflake)
+declare -A MINT_OPT=([snowflake]=z)
 embed=()
 for name in "${!MINT_MODULES[@]}"; do
-  cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p snowmint-wasm-mint --features "${MINT_MODULES[$name]}"
+  opt=()
+  if [ -n "${MINT_OPT[$name]:-}" ]; then
+    opt=(--config "profile.wasm-release.package.snowmint-wasm-mint.opt-level=\"${MINT_OPT[$name]}\""
+      --config "profile.wasm-release.package.snowmint.opt-level=\"${MINT_OPT[$name]}\"")
+  fi
+  cargo build -q --profile wasm-release --target wasm32-unknown-unknown -p snowmint-wasm-mint --features "${MINT_MODULES[$name]}" "${opt[@]}"
   "$ROOT/node_modules/.bin/wasm-opt" -Oz --converge --remove-exports --pass-arg='remove-exports@__*' --strip-debug --strip-producers --strip-target-features \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     -o "$OUT/mint-$name.wasm" "$TARGET_DIR/wasm32-unknown-unknown/wasm-release/snowmint_wasm_mint.wasm"

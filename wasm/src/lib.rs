@@ -2,15 +2,14 @@
 //! implements the backend interface of `npm/src/backend.d.ts` (the same one
 //! the napi-rs binding implements) and only converts between JS values and
 //! core calls, like `node/`. Its texts (ULID, UUIDs, KSUID, ObjectId) are
-//! minted by the minting modules of `wasm/mint/` instead, which
-//! `npm/src/wasm-backend.js` puts beside it. The clock is the core's `MonotonicClock`, which
-//! on this target reads `Date.now()` once and then `performance.now()`, so
-//! a wall-clock change under the page never reaches the IDs; randomness is
-//! the core's `PooledOsRng`, `crypto.getRandomValues` fetched 4 KiB at a
-//! time. The build is budgeted in bytes (docs/browser.md, Size): nothing
-//! here uses `format!`. A wasm instance is single-threaded: shared
-//! state is `Rc`/`RefCell`, and the default generator is one per instance
-//! (page or worker).
+//! minted by the minting modules of `wasm/mint/`, and its Snowflake
+//! generators and test clocks by the Snowflake module there, which
+//! `npm/src/wasm-backend.js` puts beside it. What is left is parsing,
+//! decoding, layouts, conversions, TypeIDs and name-based UUIDs; randomness
+//! is the core's `PooledOsRng`, `crypto.getRandomValues` fetched 4 KiB at a
+//! time.
+//! The build is budgeted in bytes (docs/browser.md, Size): nothing here uses
+//! `format!`.
 
 mod at;
 mod convert;

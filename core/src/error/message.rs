@@ -30,12 +30,10 @@ impl fmt::Display for ParseError {
                 found,
                 allowed,
             } => {
-                let (what, shown, close) = if found.is_ascii_graphic() {
-                    ("character '", IdText::<2>::ascii(&[found]), "'")
-                } else if found.is_ascii() {
-                    ("byte 0x", IdText::<2>::hex(found.into()), "")
-                } else {
-                    ("a non-ASCII character", IdText::new(), "")
+                let (what, shown, close) = match shape(found) {
+                    0 => ("character '", IdText::<2>::ascii(&[found]), "'"),
+                    1 => ("byte 0x", IdText::<2>::hex(found.into()), ""),
+                    _ => ("a non-ASCII character", IdText::new(), ""),
                 };
                 put(
                     f,
@@ -104,7 +102,9 @@ impl fmt::Display for Error {
                     &n(max),
                 ],
             ),
-            Error::InvalidLayout { reason } => put(f, &["invalid Snowflake layout: ", reason]),
+            Error::InvalidLayout { reason } => {
+                put(f, &["invalid Snowflake layout: ", reason.text()])
+            }
             Error::EpochInFuture { epoch_ms, now_ms } => put(
                 f,
                 &[
@@ -164,8 +164,8 @@ impl fmt::Display for Error {
             } => {
                 put(f, &["unknown ", what])?;
                 if let Some(given) = given {
-                    let cut = if given.is_cut() { "..." } else { "" };
-                    put(f, &[" '", given.as_str(), cut, "'"])?;
+                    let [name, cut] = given.shown();
+                    put(f, &[" '", name, cut, "'"])?;
                 }
                 put(f, &[": expected one of "])?;
                 for (i, name) in allowed.iter().enumerate() {
@@ -309,6 +309,18 @@ fn sequence_message(e: &Error, f: &mut fmt::Formatter<'_>) -> fmt::Result {
 /// (numbers through [`IdText::decimal`]) rather than with `write!`, so a
 /// binding that shows them pulls in none of `core::fmt`'s argument and
 /// integer formatting: about 1.5 KB of the browser build's gzipped budget.
+/// How a message shows a byte that is not allowed: 0 as the character,
+/// 1 as hex (other ASCII), 2 as "a non-ASCII character".
+pub(super) const fn shape(found: u8) -> u8 {
+    if found.is_ascii_graphic() {
+        0
+    } else if found.is_ascii() {
+        1
+    } else {
+        2
+    }
+}
+
 fn put(f: &mut fmt::Formatter<'_>, pieces: &[&str]) -> fmt::Result {
     pieces.iter().try_for_each(|p| f.write_str(p))
 }

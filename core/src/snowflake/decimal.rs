@@ -3,6 +3,15 @@
 
 use crate::error::{Kind, ParseError};
 
+/// The lengths of a decimal Snowflake, in words.
+pub(crate) const LENGTHS: &str = "1 to 20";
+/// Its characters, in words.
+pub(crate) const DIGITS: &str = "decimal digits 0-9";
+/// The largest, as text.
+pub(crate) const MAX_64: &str = "18446744073709551615 (2^64 - 1)";
+/// The largest of a 63-bit layout, as text.
+pub(crate) const MAX_63: &str = "9223372036854775807 (2^63 - 1) in a 63-bit layout";
+
 /// Parses a Snowflake in decimal: 1 to 20 ASCII digits, at most 2^64 - 1
 /// (whether a value fits a layout is
 /// [`Layout::check_id`](super::Layout::check_id)'s to say).
@@ -22,7 +31,7 @@ pub(super) const fn check_width(id: u64, bits: u8) -> Result<u64, ParseError> {
     if bits < 64 && id >> bits != 0 {
         Err(ParseError::Overflow {
             kind: Kind::Snowflake,
-            max: "9223372036854775807 (2^63 - 1) in a 63-bit layout",
+            max: MAX_63,
         })
     } else {
         Ok(id)
@@ -34,7 +43,7 @@ fn decimal(b: &[u8]) -> Result<u64, ParseError> {
     if b.is_empty() || b.len() > 20 {
         return Err(ParseError::Length {
             kind: Kind::Snowflake,
-            expected: "1 to 20",
+            expected: LENGTHS,
             found: b.len(),
         });
     }
@@ -45,7 +54,7 @@ fn decimal(b: &[u8]) -> Result<u64, ParseError> {
                 kind: Kind::Snowflake,
                 position: i,
                 found: c,
-                allowed: "decimal digits 0-9",
+                allowed: DIGITS,
             });
         }
         v = v
@@ -53,7 +62,7 @@ fn decimal(b: &[u8]) -> Result<u64, ParseError> {
             .and_then(|v| v.checked_add((c - b'0') as u64))
             .ok_or(ParseError::Overflow {
                 kind: Kind::Snowflake,
-                max: "18446744073709551615 (2^64 - 1)",
+                max: MAX_64,
             })?;
     }
     Ok(v)

@@ -160,6 +160,18 @@ impl<C: Clock> AtomicSnowflake<C> {
     #[cfg(feature = "std")]
     pub fn claim_into(&self, out: &mut [u64], wait: bool) -> Result<Run, Error> {
         let start = crate::clock::Instant::now();
+        self.claim_into_timed(out, wait, || start.elapsed().as_secs_f64() * 1e3)
+    }
+
+    /// [`AtomicSnowflake::claim_into`] for a caller that times the call
+    /// itself (a browser's Snowflake module, with `performance.now()`):
+    /// `spent_ms()` gives the ms since the call began.
+    pub fn claim_into_timed(
+        &self,
+        out: &mut [u64],
+        wait: bool,
+        spent_ms: impl FnOnce() -> f64,
+    ) -> Result<Run, Error> {
         let per_tick = 1 << self.rules.layout.sequence_bits;
         let claim = match self.claim_or_wait((out.len() as u64).min(per_tick), wait) {
             Err(Error::ClockWouldWait { now_ms, until_ms }) if !wait => {
@@ -178,7 +190,7 @@ impl<C: Clock> AtomicSnowflake<C> {
         let layout = &self.rules.layout;
         Ok(Run {
             count: claim.count,
-            fresh_ms: crate::clock::fresh_ms(start, &self.clock, |now| {
+            fresh_ms: crate::clock::fresh_after(spent_ms(), &self.clock, |now| {
                 layout.tick_of(now).is_ok_and(|n| n <= claim.tick)
             }),
             high_water_ms: self
@@ -190,7 +202,6 @@ impl<C: Clock> AtomicSnowflake<C> {
 }
 
 /// What [`AtomicSnowflake::claim_into`] took, or how long it would have waited.
-#[cfg(feature = "std")]
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Run {
     /// How many IDs it wrote.

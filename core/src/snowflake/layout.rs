@@ -105,6 +105,47 @@ const fn mask(bits: u8) -> u64 {
     }
 }
 
+/// The rule a layout broke ([`Error::InvalidLayout`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LayoutRule {
+    /// The three widths do not add up to 63.
+    Widths,
+    /// No time bit.
+    TimeBits,
+    /// No sequence bit.
+    SequenceBits,
+    /// A tick of 0 ms.
+    Unit,
+    /// Worker parts given for a layout whose worker field is not split.
+    NotSplit,
+}
+
+impl LayoutRule {
+    /// Every rule.
+    pub const ALL: [LayoutRule; 5] = [
+        LayoutRule::Widths,
+        LayoutRule::TimeBits,
+        LayoutRule::SequenceBits,
+        LayoutRule::Unit,
+        LayoutRule::NotSplit,
+    ];
+
+    /// The rule in words.
+    pub const fn text(self) -> &'static str {
+        match self {
+            LayoutRule::Widths => {
+                "time, worker and sequence bits must add up to 63 (the sign bit stays 0)"
+            }
+            LayoutRule::TimeBits => "time needs at least 1 bit",
+            LayoutRule::SequenceBits => "sequence needs at least 1 bit",
+            LayoutRule::Unit => "the time unit must be at least 1 ms",
+            LayoutRule::NotSplit => {
+                "this layout does not split its worker field: give the whole worker ID"
+            }
+        }
+    }
+}
+
 impl Layout {
     /// A custom `time | worker | sequence` layout. The three widths must add
     /// up to 63, time and sequence need at least one bit each, and a tick
@@ -119,22 +160,22 @@ impl Layout {
         let sum = time_bits as u32 + worker_bits as u32 + sequence_bits as u32;
         if sum != 63 {
             return Err(Error::InvalidLayout {
-                reason: "time, worker and sequence bits must add up to 63 (the sign bit stays 0)",
+                reason: LayoutRule::Widths,
             });
         }
         if time_bits == 0 {
             return Err(Error::InvalidLayout {
-                reason: "time needs at least 1 bit",
+                reason: LayoutRule::TimeBits,
             });
         }
         if sequence_bits == 0 {
             return Err(Error::InvalidLayout {
-                reason: "sequence needs at least 1 bit",
+                reason: LayoutRule::SequenceBits,
             });
         }
         if unit_ms == 0 {
             return Err(Error::InvalidLayout {
-                reason: "the time unit must be at least 1 ms",
+                reason: LayoutRule::Unit,
             });
         }
         Ok(Layout {
@@ -363,7 +404,7 @@ impl Layout {
     pub fn worker_of_parts(&self, high: u64, low: u64) -> Result<u64, Error> {
         let Some(split) = self.split else {
             return Err(Error::InvalidLayout {
-                reason: "this layout does not split its worker field: give the whole worker ID",
+                reason: LayoutRule::NotSplit,
             });
         };
         let low_max = mask(split.low_bits);

@@ -16,7 +16,7 @@
 //! generators (`generator`), and the options as the bindings give them
 //! (`spec`).
 
-mod decimal;
+pub(crate) mod decimal;
 mod generator;
 mod layout;
 mod policy;
@@ -27,10 +27,9 @@ mod spec;
 pub use decimal::{parse_decimal, parse_decimal_of_width};
 #[cfg(target_has_atomic = "64")]
 pub use generator::AtomicSnowflake;
-#[cfg(feature = "std")]
 pub use generator::Run;
 pub use generator::Snowflake;
-pub use layout::{CustomLayout, Decoded, FieldOrder, Layout, WorkerSplit};
+pub use layout::{CustomLayout, Decoded, FieldOrder, Layout, LayoutRule, WorkerSplit};
 pub use policy::{OnBackwards, OnExhausted};
 pub use preset::Preset;
 pub use rules::Claim;

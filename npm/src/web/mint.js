@@ -21,7 +21,7 @@ export const WIDTHS = [26, 36, 36, 36, 36, 27, 24];
 export const MIN_RUN = 16;
 export const MAX_TEXT_RUN = 1024;
 const FRESH_MS = 0;
-/** The numbered errors (core Error::numbered): code and message of the numbers `a`, `b`. */
+/** The numbered errors that are all numbers (core Error::all_numbers): code and message of the numbers `a`, `b`. */
 const WORDS = [
   (a, b) => ['ERR_WORKER_ID_RANGE', `worker ID ${a} is out of range: this layout allows 0 to ${b}`],
   (a, b) => ['ERR_EPOCH_IN_FUTURE', `epoch ${a} (Unix ms) is in the future: the clock reads ${b}; the epoch must not be later than now`],
@@ -35,6 +35,7 @@ const WORDS = [
 ];
 // END GENERATED
 
+/** Reads a module's texts (ASCII IDs, UTF-8 names). */
 let ascii = null;
 /** Modules compiled by the host, by name (useCompiled): used instead of the inlined bytes. */
 let compiled = {};
@@ -48,10 +49,15 @@ export function useCompiled(modules) {
   compiled = modules;
 }
 
-/** The error of a call that returned -1: its numbers worded. */
-function failure(w) {
+/**
+ * The error of a call of module `w` that returned -1: its numbers worded,
+ * by WORDS, else by `more(index - WORDS.length, a, b)` (the Snowflake
+ * module's other errors: web/snowflake.js).
+ */
+export function failure(w, more) {
   const [index, a, b] = new Float64Array(w.memory.buffer, w.numbers(), 3);
-  const [code, message] = WORDS[index]?.(a, b) ?? ['ERR_INTERNAL', `a minting module failed (${index})`];
+  const words = index < WORDS.length ? WORDS[index]?.(a, b) : more?.(index - WORDS.length, a, b);
+  const [code, message] = words ?? ['ERR_INTERNAL', `a minting module failed (${index})`];
   return makeError(code, message);
 }
 
@@ -80,7 +86,7 @@ export function mintModule(name, embedded) {
 }
 
 /** `w.out()`'s first `length` bytes as text. */
-const textOf = (w, length) => ascii.decode(new Uint8Array(w.memory.buffer, w.out(), length));
+export const textOf = (w, length) => ascii.decode(new Uint8Array(w.memory.buffer, w.out(), length));
 
 /**
  * The minting of kind `kind` (an index above) by the module `instance()`
