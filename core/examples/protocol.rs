@@ -151,20 +151,33 @@ fn mint_module() -> String {
     out += &format!(
         "export const MIN_RUN = {MIN_RUN};\nexport const MAX_TEXT_RUN = {MAX_TEXT_RUN};\n"
     );
+    let widest = TextKind::ALL.iter().map(|k| k.width()).max().unwrap_or(0);
+    out += &format!(
+        "/** The bytes of a module's buffer: a batch of the widest texts. */\nexport const OUT_BYTES = {};\n",
+        MAX_TEXT_RUN as usize * widest
+    );
     out += &format!("const FRESH_MS = {};\n", Report::FRESH_MS);
     out += "/** The numbered errors that are all numbers (core Error::all_numbers): code and message of the numbers `a`, `b`. */\n";
     out += &words(0..Error::ALL_NUMBERS, "WORDS");
     out
 }
 
-/// The words of the Snowflake module's other numbered errors, numbered
-/// after the mint module's WORDS: the rules of a layout, a decimal
-/// Snowflake's errors, and an unknown name of each of the core's lists.
-fn snowflake_module() -> String {
+/// The words of the other numbered errors (the Snowflake and TypeID
+/// modules'), numbered after the mint module's WORDS: the rules of a
+/// layout, a decimal Snowflake's errors and a TypeID prefix's.
+fn more_words() -> String {
     let mut out = String::from(
         "/** The numbered errors after WORDS (core Error::numbered): code and message of the numbers `a`, `b`. */\n",
     );
-    out += &words(Error::ALL_NUMBERS..Error::NUMBERED, "MORE_WORDS");
+    out += &words(Error::ALL_NUMBERS..Error::NUMBERED, "MORE_WORDS")
+        .replace("const MORE_WORDS", "export const MORE_WORDS");
+    out
+}
+
+/// The words of an unknown name of each of the core's lists, numbered
+/// after MORE_WORDS (the Snowflake module's).
+fn snowflake_module() -> String {
+    let mut out = String::new();
     // An unknown name: numbered after those, by its list; `t` is the name
     // as the module gives it, shown as the core shows a name.
     let keys: Vec<String> = NAME_LISTS
@@ -249,6 +262,7 @@ fn main() -> ExitCode {
         ("src/api/sources.js", report_slots()),
         ("src/spec.js", spec_args()),
         ("src/web/mint.js", mint_module()),
+        ("src/web/words.js", more_words()),
         ("src/web/snowflake.js", snowflake_module()),
     ];
     for (file, body) in files {

@@ -4,6 +4,7 @@
 
 pub use crate::kind::Kind;
 use crate::snowflake::{LayoutRule, decimal};
+use crate::typeid;
 
 mod message;
 
@@ -232,33 +233,50 @@ macro_rules! layout_rules {
     };
 }
 
-/// A decimal Snowflake's error of a character: its position and byte,
-/// numbered by how its message shows the byte ([`message::shape`]), so
-/// that each way has words of its own. `like` is a byte shown that way.
-macro_rules! decimal_characters {
-    ($($shape:literal => $like:literal),*) => {
+/// The error of a character of `kind` (whose allowed characters are
+/// `allowed`): its position and byte, numbered by how its message shows the
+/// byte ([`message::shape`]), so that each way has words of its own. `like`
+/// is a byte shown that way.
+macro_rules! characters {
+    ($kind:ident, $allowed:expr, $($shape:literal => $like:literal),*) => {
         [$((
             (|e: &Error| match *e {
-                Error::Parse(ParseError::Character { kind: Kind::Snowflake, position, found, .. })
+                Error::Parse(ParseError::Character { kind: Kind::$kind, position, found, .. })
                     if message::shape(found) == $shape => Some([position as u64, found as u64]),
                 _ => None,
             }) as fn(&Error) -> Option<[u64; 2]>,
             (|[a, b]: [u64; 2]| Error::Parse(ParseError::Character {
-                kind: Kind::Snowflake,
+                kind: Kind::$kind,
                 position: a as usize,
                 found: if message::shape(b as u8) == $shape { b as u8 } else { $like },
-                allowed: decimal::DIGITS,
+                allowed: $allowed,
             })) as fn([u64; 2]) -> Error,
         ),)*]
     };
 }
 
+/// A TypeID prefix's error with no numbers.
+macro_rules! prefix_reasons {
+    ($($reason:expr),*) => {
+        [$((
+            (|e: &Error| matches!(e, Error::Parse(ParseError::Prefix { reason }) if *reason == $reason).then_some([0, 0]))
+                as fn(&Error) -> Option<[u64; 2]>,
+            (|_: [u64; 2]| Error::Parse(ParseError::Prefix { reason: $reason })) as fn([u64; 2]) -> Error,
+        ),)*]
+    };
+}
+
 /// The numbered errors after the all-numbers ones, in order: the rules of
-/// a layout, and the errors of a decimal Snowflake (what the browser's
-/// Snowflake module can return; `examples/protocol.rs` words each).
-const FIXED: [Fixed; 11] = {
+/// a layout, the errors of a decimal Snowflake (what the browser's
+/// Snowflake module can return) and of a TypeID prefix (its TypeID
+/// module's); `examples/protocol.rs` words each.
+const FIXED: [Fixed; 16] = {
     let [w, t, s, u, n] = layout_rules!(Widths, TimeBits, SequenceBits, Unit, NotSplit);
-    let [graphic, byte, non_ascii] = decimal_characters!(0 => b'~', 1 => 0x1f, 2 => 0x80);
+    let [graphic, byte, non_ascii] =
+        characters!(Snowflake, decimal::DIGITS, 0 => b'~', 1 => 0x1f, 2 => 0x80);
+    let [long, edge] = prefix_reasons!(typeid::TOO_LONG, typeid::EDGE);
+    let [prefix_graphic, prefix_byte, prefix_non_ascii] =
+        characters!(TypeId, typeid::PREFIX_CHARACTERS, 0 => b'~', 1 => 0x1f, 2 => 0x80);
     [
         w,
         t,
@@ -307,6 +325,11 @@ const FIXED: [Fixed; 11] = {
         graphic,
         byte,
         non_ascii,
+        long,
+        edge,
+        prefix_graphic,
+        prefix_byte,
+        prefix_non_ascii,
     ]
 };
 

@@ -20,12 +20,17 @@ pub struct TypeId {
     uuid: Uuid,
 }
 
+/// Why a prefix is refused, in words: too long.
+pub(crate) const TOO_LONG: &str = "at most 63 characters are allowed";
+/// ...an underscore at an end.
+pub(crate) const EDGE: &str = "it must not start or end with '_'";
+/// The characters a prefix may have, in words.
+pub(crate) const PREFIX_CHARACTERS: &str = "lowercase ASCII letters a-z and '_' in the prefix";
+
 /// Checks a prefix: at most 63 of `a-z` and `_`, not starting or ending with `_`.
 pub fn check_prefix(prefix: &[u8]) -> Result<(), ParseError> {
     if prefix.len() > MAX_PREFIX {
-        return Err(ParseError::Prefix {
-            reason: "at most 63 characters are allowed",
-        });
+        return Err(ParseError::Prefix { reason: TOO_LONG });
     }
     if let Some(i) = prefix
         .iter()
@@ -35,13 +40,11 @@ pub fn check_prefix(prefix: &[u8]) -> Result<(), ParseError> {
             kind: Kind::TypeId,
             position: i,
             found: prefix[i],
-            allowed: "lowercase ASCII letters a-z and '_' in the prefix",
+            allowed: PREFIX_CHARACTERS,
         });
     }
     if prefix.first() == Some(&b'_') || prefix.last() == Some(&b'_') {
-        return Err(ParseError::Prefix {
-            reason: "it must not start or end with '_'",
-        });
+        return Err(ParseError::Prefix { reason: EDGE });
     }
     Ok(())
 }

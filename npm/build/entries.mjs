@@ -39,7 +39,7 @@ const VALUES = { NIL: 'uuidNil', MAX: 'uuidMax', presets: 'presets', NAMESPACES:
 const CLASSES = ['Snowflake', 'TestClock'];
 // Read, not imported: web/texts.js imports the minting module, built after the entries.
 const texts = readFileSync(new URL('../src/web/texts.js', import.meta.url), 'utf8');
-const textNames = [...texts.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]);
+const textNames = [...texts.matchAll(/^export (?:const|function) (\w+)/gm)].map((m) => m[1]);
 const stray = textNames.filter((n) => !API_NAMES.includes(n));
 if (stray.length) throw new Error(`web/texts.js exports ${stray} that API_NAMES lacks`);
 const lost = SNOWFLAKE_NAMES.filter((n) => !API_NAMES.includes(n));

@@ -99,9 +99,9 @@ export function createApi(backend, host = {}) {
   /**
    * The default generator's decoder, if it exists: the host's (the
    * browser's, whose configure() and nextId() are the Snowflake module's),
-   * else this API's.
+   * else this API's (workerd's, and Node's).
    */
-  const defaultDecoder = host.defaultDecoder ?? snowflakes.defaultDecoder;
+  const defaultDecoder = () => host.defaultDecoder?.() ?? snowflakes.defaultDecoder();
   /** Reads a Snowflake of `layout` in JavaScript (api/decode.js). */
   const snowflakeDecoder = (layout, preset) => decodeSnowflake(backend, layout, preset);
 

@@ -31,7 +31,7 @@ node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
 # Raw exports, no glue; the two globals rustc exports are for no one.
 # The Snowflake module (configure, nextId, Snowflake, TestClock) is built for
 # size ("z"): its per-ID path is JavaScript's buffer, not wasm.
-declare -A MINT_MODULES=([ulid]=ulid [uuidv7]=uuidv7 [uuidv4]=uuidv4 [uuidv1]=uuidv1 [uuidv6]=uuidv6 [ksuid]=ksuid [objectid]=objectid [snowflake]=snowflake)
+declare -A MINT_MODULES=([ulid]=ulid [uuidv7]=uuidv7 [uuidv4]=uuidv4 [uuidv1]=uuidv1 [uuidv6]=uuidv6 [ksuid]=ksuid [objectid]=objectid [typeid]=typeid [snowflake]=snowflake)
 declare -A MINT_OPT=([snowflake]=z)
 embed=()
 for name in "${!MINT_MODULES[@]}"; do

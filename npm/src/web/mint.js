@@ -20,6 +20,8 @@ export const OBJECTID = 6;
 export const WIDTHS = [26, 36, 36, 36, 36, 27, 24];
 export const MIN_RUN = 16;
 export const MAX_TEXT_RUN = 1024;
+/** The bytes of a module's buffer: a batch of the widest texts. */
+export const OUT_BYTES = 36864;
 const FRESH_MS = 0;
 /** The numbered errors that are all numbers (core Error::all_numbers): code and message of the numbers `a`, `b`. */
 const WORDS = [
@@ -87,6 +89,9 @@ export function mintModule(name, embedded) {
 
 /** `w.out()`'s first `length` bytes as text. */
 export const textOf = (w, length) => ascii.decode(new Uint8Array(w.memory.buffer, w.out(), length));
+
+/** Writes `text` as UTF-8 to `w.out()` (as much as it holds): its length in bytes. */
+export const putText = (w, text) => new TextEncoder().encodeInto(text, new Uint8Array(w.memory.buffer, w.out(), OUT_BYTES)).written;
 
 /**
  * The minting of kind `kind` (an index above) by the module `instance()`

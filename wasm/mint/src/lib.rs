@@ -26,16 +26,21 @@
 #[cfg(feature = "snowflake")]
 extern crate alloc;
 
+#[cfg(feature = "kinds")]
+mod kinds;
 #[cfg(feature = "snowflake")]
 mod snowflake;
 #[cfg(feature = "texts")]
 mod texts;
+#[cfg(feature = "typeid")]
+mod typeid;
 
 use core::cell::{Cell, RefCell};
 
 use snowmint::Error;
 use snowmint::binding::MAX_TEXT_RUN;
 use snowmint::clock::{Clock, FollowingClock};
+use snowmint::texts::TextKind;
 
 // SAFETY: wasm32-unknown-unknown without the atomics feature has one
 // thread. (The Snowflake module keeps its generators and test clocks in a
@@ -88,8 +93,19 @@ impl Clock for Wall {
 
 static CLOCK: FollowingClock<Mono, Wall> = FollowingClock::new(Mono, Wall);
 
-/// The largest batch: `MAX_TEXT_RUN` UUIDs.
-const OUT_BYTES: usize = MAX_TEXT_RUN as usize * 36;
+/// The largest batch: `MAX_TEXT_RUN` of the widest texts (mint.js OUT_BYTES).
+const OUT_BYTES: usize = MAX_TEXT_RUN as usize * widest();
+
+const fn widest() -> usize {
+    let (mut widest, mut i) = (0, 0);
+    while i < TextKind::ALL.len() {
+        if TextKind::ALL[i].width() > widest {
+            widest = TextKind::ALL[i].width();
+        }
+        i += 1;
+    }
+    widest
+}
 
 /// The texts a call wrote (or a layout's names, or a text to parse), and
 /// the numbers it reports: an error's index and numbers (core `Error::numbered`).
@@ -110,11 +126,11 @@ pub extern "C" fn numbers() -> *const f64 {
 
 /// `-1` after an error: its numbers are at [`numbers`].
 fn failed(e: Error) -> f64 {
-    // Every error a call here can return is numbered; the texts' are all
-    // numbers (and linking the rest would cost each text module 1.6 KB).
-    #[cfg(feature = "snowflake")]
+    // Every error a call here can return is numbered; the other texts' are
+    // all numbers (and linking the rest would cost each text module 1.6 KB).
+    #[cfg(any(feature = "snowflake", feature = "typeid"))]
     let numbered = e.numbered();
-    #[cfg(not(feature = "snowflake"))]
+    #[cfg(not(any(feature = "snowflake", feature = "typeid")))]
     let numbered = e.all_numbers();
     match numbered {
         Some((index, [a, b])) => NUMBERS.0.set([index as f64, a as f64, b as f64]),
