@@ -188,16 +188,30 @@ fn snowflake_module() -> String {
         "/** The core's name lists (binding::NAME_LISTS), by the index the module reads. */\nconst NAME_LISTS = [{}];\n",
         keys.join(", ")
     );
-    out += "/** An unknown name of each list: code and message of the name `t`, numbered after MORE_WORDS. */\n";
+    out += "/**\n * An unknown name of each list, numbered after MORE_WORDS: code and message,\n";
+    out += " * where `t` is ` 'name'` as the core shows the name given, or '' for none (an index).\n */\n";
     out += "const NAME_WORDS = [\n";
-    for (key, _, _) in NAME_LISTS {
-        let e = name_index(key, NAME_HOLE).expect_err("no list holds the hole");
-        let message = e.to_string().replace(NAME_HOLE, "${t}");
+    for (key, what, allowed) in NAME_LISTS {
+        let named = name_index(key, NAME_HOLE).expect_err("no list holds the hole");
+        let unnamed = Error::UnknownName {
+            what,
+            given: None,
+            allowed,
+        };
+        let message = unnamed.to_string();
+        // The one place the name goes: after what is named.
+        let hole = format!(" '{NAME_HOLE}'");
+        assert_eq!(
+            named.to_string(),
+            message.replacen(": expected", &format!("{hole}: expected"), 1),
+            "the name given goes after what it names"
+        );
+        let message = message.replacen(": expected", "${t}: expected", 1);
         assert!(
             !message.contains('`'),
             "a message with a backtick: {message}"
         );
-        out += &format!("  (t) => ['{}', `{message}`],\n", e.code());
+        out += &format!("  (t) => ['{}', `{message}`],\n", unnamed.code());
     }
     out += "];\n";
     out

@@ -36,10 +36,13 @@ writeFileSync(
   `import type { Backend } from '${rel(path.join(ROOT, 'npm/src/backend.js'))}';
 import type * as Addon from './napi.js';
 import { wasmBackend } from '${rel(path.join(ROOT, 'npm/src/wasm-backend.js'))}';
-import { MINTERS } from '${rel(path.join(ROOT, 'npm/src/web/minters.js'))}';
+import { MINTERS, typeidMinter } from '${rel(path.join(ROOT, 'npm/src/web/minters.js'))}';
+import { snowflakeBackend } from '${rel(path.join(ROOT, 'npm/src/web/snowflake.js'))}';
 
 export const native: Backend = { ...({} as typeof Addon), name: 'native' };
-export const wasm: Backend = wasmBackend(undefined, MINTERS);
+export const wasm: Backend = wasmBackend(undefined, { minters: MINTERS, typeid: typeidMinter, snowflakes: snowflakeBackend() });
+// The Snowflake module's part: what the browser's Snowflake API (api/snowflakes.js) calls.
+export const snowflakes: Pick<Backend, 'name' | 'constants' | 'nameIndex' | 'layoutOf' | 'snowflakeNew' | 'defaultInit' | 'defaultConfigure' | 'defaultHandle' | 'snowflakeAt' | 'parseSnowflake' | 'testClockNew'> = snowflakeBackend();
 `,
 );
 execFileSync(

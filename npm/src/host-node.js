@@ -9,7 +9,7 @@ import { createApi } from './api.js';
 import { makeError } from './errors.js';
 import { addon, nativeError } from './addon.js';
 import { wasmBackend } from './wasm-backend.js';
-import { MINTERS } from './web/minters.js';
+import { MINTERS, typeidMinter } from './web/minters.js';
 import { snowflakeBackend } from './web/snowflake.js';
 import { ownLease, processLease, workerLease } from './lease/local.js';
 
@@ -79,5 +79,5 @@ function explicitLease(workerId, forDefault) {
 
 // No native binary fits this platform: the same API over the wasm build,
 // which has no lock files (explicit worker IDs go unlocked there).
-const backend = nativeError ? wasmBackend(undefined, MINTERS, snowflakeBackend()) : { ...addon, name: 'native' };
+const backend = nativeError ? wasmBackend(undefined, { minters: MINTERS, typeid: typeidMinter, snowflakes: snowflakeBackend() }) : { ...addon, name: 'native' };
 export const api = createApi(backend, nativeError ? { defaultOptions, defaultLease: noLease } : { defaultOptions, defaultLease, workerLease: explicitLease, ownLease });

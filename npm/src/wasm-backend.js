@@ -21,14 +21,20 @@ let backend = null;
 
 /**
  * The backend (backend.d.ts) over a wasm instance of `module`, or of the
- * inlined bytes; `minters` (web/minters.js MINTERS) mint its texts, and
- * `snowflakes` (web/snowflake.js snowflakeBackend()) its Snowflakes.
+ * inlined bytes, with the parts of it other modules hold, where a host
+ * gives them: `minters` (web/minters.js MINTERS) mint its texts, `typeid`
+ * (web/minters.js typeidMinter) its TypeIDs, and `snowflakes`
+ * (web/snowflake.js snowflakeBackend()) its Snowflakes.
  * @param {WebAssembly.Module} [module]
- * @param {Record<string, { texts(count: number, report: Float64Array): string }>} [minters]
- * @param {Partial<import('./backend.js').Backend>} [snowflakes]
+ * @param {{
+ *   minters?: Record<string, { texts(count: number, report: Float64Array): string }>,
+ *   typeid?: (prefix: string, ms: number) => string,
+ *   snowflakes?: Partial<import('./backend.js').Backend>,
+ * }} [parts]
  * @returns {import('./backend.js').Backend}
  */
-export function wasmBackend(module, minters, snowflakes) {
+export function wasmBackend(module, parts = {}) {
+  const { minters, typeid, snowflakes } = parts;
   if (backend) return backend;
   let bytes;
   if (!module) {
@@ -50,6 +56,7 @@ export function wasmBackend(module, minters, snowflakes) {
     layoutOf: (spec) => wasm.layoutOf(specArgs(C, spec)),
     snowflakeAt: (spec, ms, bound, sequence) => wasm.snowflakeAt(specArgs(C, spec), ms, bound, sequence),
     mintText: (kind, n, timing) => /** @type {NonNullable<typeof minters>} */ (minters)[kind].texts(n, timing),
+    typeid: (prefix) => /** @type {NonNullable<typeof typeid>} */ (typeid)(prefix, Number.NaN),
   };
   backend = made;
   return made;

@@ -192,11 +192,26 @@ test('nextAsync(): where the core says wait, one timer for all pending calls, se
   assert.equal(await b, 17n);
 });
 
-test('the wasm backend refuses a name the core does not know, never reads it as the first entry', async () => {
+test('the wasm modules refuse a name the core does not know, never read it as the first entry', async () => {
   const { wasmBackend } = await import('../../npm/src/wasm-backend.js');
-  const backend = wasmBackend();
+  const { snowflakeBackend } = await import('../../npm/src/web/snowflake.js');
   const spec = { workerId: 0, preset: 'twitter', clock: 'monotonic', onBackwards: 'wait', maxBackwardsMs: 1000, onExhausted: 'wait', maxBorrowTicks: 16 };
-  assert.equal(backend.layoutOf(spec).epoch, 1288834974657);
+  // The full module's layouts, and the Snowflake module's layouts and generators.
+  for (const backend of [wasmBackend(), snowflakeBackend()]) {
+    assert.equal(backend.layoutOf(spec).epoch, 1288834974657);
+    for (const [key, value, what] of [
+      ['preset', 'snowflake', 'preset'],
+      ['onBackwards', 'skip', 'onBackwards policy'],
+      ['onExhausted', 'drop', 'onExhausted policy'],
+    ]) {
+      assert.throws(
+        () => backend.layoutOf({ ...spec, [key]: value }),
+        (e) => e.code === 'ERR_INVALID_OPTION' && e.message.startsWith(`unknown ${what}: expected one of`),
+        `${key}: ${value}`,
+      );
+    }
+  }
+  const backend = snowflakeBackend();
   for (const [key, value] of [
     ['preset', 'snowflake'],
     ['clock', 'sundial'],
@@ -205,10 +220,16 @@ test('the wasm backend refuses a name the core does not know, never reads it as 
   ]) {
     assert.throws(
       () => backend.snowflakeNew({ ...spec, [key]: value }),
-      (e) => e.code === 'ERR_INVALID_OPTION' && /expected one of/.test(e.message),
+      (e) => e.code === 'ERR_INVALID_OPTION' && /^unknown [a-zA-Z ]+: expected one of/.test(e.message),
       `${key}: ${value}`,
     );
   }
+  // A name given is named, and cut where the core cuts it.
+  assert.throws(() => backend.nameIndex('presets', 'é'.repeat(30)), {
+    code: 'ERR_INVALID_OPTION',
+    message: `unknown preset '${'é'.repeat(20)}...': expected one of 'twitter', 'discord', 'instagram', 'sonyflake', 'mastodon'`,
+  });
+  assert.equal(backend.nameIndex('presets', 'discord'), 1);
 });
 
 test('expiry words: a run grown past MIN_RUN is handed out while its word is set, with no clock read; a MIN_RUN run, and a source whose word cannot be set, read the clock', () => {

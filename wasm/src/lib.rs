@@ -2,9 +2,9 @@
 //! implements the backend interface of `npm/src/backend.d.ts` (the same one
 //! the napi-rs binding implements) and only converts between JS values and
 //! core calls, like `node/`. Its texts (ULID, UUIDs, KSUID, ObjectId) are
-//! minted by the minting modules of `wasm/mint/`, and its Snowflake
-//! generators and test clocks by the Snowflake module there, which
-//! `npm/src/wasm-backend.js` puts beside it. What is left is parsing,
+//! minted by the minting modules of `wasm/mint/`, its TypeIDs by the TypeID
+//! module and its Snowflake generators and test clocks by the Snowflake
+//! module there, which `npm/src/wasm-backend.js` puts beside it. What is left is parsing,
 //! decoding, layouts, conversions, TypeIDs and name-based UUIDs; randomness
 //! is the core's `PooledOsRng`, `crypto.getRandomValues` fetched 4 KiB at a
 //! time.
@@ -55,14 +55,6 @@ fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
 #[wasm_bindgen(js_name = nameIndex)]
 pub fn name_index(list: &str, name: &str) -> Result<u32, JsValue> {
     snowmint::binding::name_index(list, name).map_err(core_error)
-}
-
-/// One TypeID with a monotonic UUIDv7 suffix.
-#[wasm_bindgen]
-pub fn typeid(prefix: &str) -> Result<String, JsValue> {
-    snowmint::new_typeid(prefix)
-        .map(|t| t.to_text().as_str().to_owned())
-        .map_err(core_error)
 }
 
 /// The same 128 bits as a hyphenated UUID.

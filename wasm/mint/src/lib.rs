@@ -126,6 +126,10 @@ pub extern "C" fn numbers() -> *const f64 {
 
 /// `-1` after an error: its numbers are at [`numbers`].
 fn failed(e: Error) -> f64 {
+    #[cfg(feature = "snowflake")]
+    if let Some(failed) = snowflake::unknown_name(&e) {
+        return failed;
+    }
     // Every error a call here can return is numbered; the other texts' are
     // all numbers (and linking the rest would cost each text module 1.6 KB).
     #[cfg(any(feature = "snowflake", feature = "typeid"))]

@@ -379,9 +379,7 @@ pub extern "C" fn clock_move(handle: f64, how: f64, ms: f64) -> f64 {
 }
 
 /// The index of the `len` bytes of name in [`OUT`] in the core's name list
-/// at `list` (`snowmint::binding::NAME_LISTS`), or -1: numbered past the
-/// numbered errors (`Error::NUMBERED + list`), with the name as the core's
-/// message shows it in [`OUT`] and its length as the first number.
+/// at `list` (`snowmint::binding::NAME_LISTS`), or -1 ([`unknown_name`]).
 #[unsafe(no_mangle)]
 pub extern "C" fn name_index(list: f64, len: f64) -> f64 {
     let Some((key, _, _)) = NAME_LISTS.get(list as usize) else {
@@ -397,20 +395,32 @@ pub extern "C" fn name_index(list: f64, len: f64) -> f64 {
     };
     match found {
         Ok(i) => i.into(),
-        Err(Error::UnknownName {
-            given: Some(given), ..
-        }) => {
-            let mut out = OUT.0.borrow_mut();
-            let mut at = 0;
-            for part in given.shown() {
-                out[at..at + part.len()].copy_from_slice(part.as_bytes());
-                at += part.len();
-            }
-            crate::NUMBERS
-                .0
-                .set([(Error::NUMBERED as f64) + list, at as f64, 0.0]);
-            -1.0
-        }
         Err(e) => failed(e),
     }
+}
+
+/// `-1` for an unknown name, numbered after the numbered errors by its list
+/// (`Error::NUMBERED + list`): the name given, as the core shows it, in
+/// [`OUT`] with its length as the first number, and 1 as the second (0 for
+/// none given: an index that names nothing). `None` for any other error.
+pub(crate) fn unknown_name(e: &Error) -> Option<f64> {
+    let Error::UnknownName { given, allowed, .. } = e else {
+        return None;
+    };
+    let list = NAME_LISTS
+        .iter()
+        .position(|(_, _, names)| *names == *allowed)?;
+    let mut at = 0;
+    if let Some(given) = given {
+        let mut out = OUT.0.borrow_mut();
+        for part in given.shown() {
+            out[at..at + part.len()].copy_from_slice(part.as_bytes());
+            at += part.len();
+        }
+    }
+    let named = if given.is_some() { 1.0 } else { 0.0 };
+    crate::NUMBERS
+        .0
+        .set([(Error::NUMBERED as usize + list) as f64, at as f64, named]);
+    Some(-1.0)
 }
