@@ -219,144 +219,132 @@ numbered! {
     8 => HumanGroups,
 }
 
-/// How a numbered error whose other fields its index fixes gives its two
-/// numbers, and how it is made from them.
-type Fixed = (fn(&Error) -> Option<[u64; 2]>, fn([u64; 2]) -> Error);
-
-/// One [`Fixed`] per rule of a layout: its words have no numbers.
-macro_rules! layout_rules {
-    ($($rule:ident),*) => {
-        [$((
-            (|e: &Error| matches!(e, Error::InvalidLayout { reason: LayoutRule::$rule }).then_some([0, 0])) as fn(&Error) -> Option<[u64; 2]>,
-            (|_: [u64; 2]| Error::InvalidLayout { reason: LayoutRule::$rule }) as fn([u64; 2]) -> Error,
-        ),)*]
-    };
+/// The numbered errors after the all-numbers ones, by their place after
+/// them: the rules of a layout (at [`LayoutRule`]'s index), then the errors
+/// of a decimal Snowflake (what the browser's Snowflake module can return)
+/// and of a TypeID prefix (its TypeID module's). An error of a character is
+/// numbered by how its message shows the byte ([`message::shape`]: 0, 1,
+/// 2), so that each way has words of its own. `examples/protocol.rs` words
+/// each; the tests below make every one round-trip.
+mod fixed {
+    pub const LAYOUT: u32 = 0;
+    pub const SNOWFLAKE_LENGTH: u32 = 5;
+    pub const SNOWFLAKE_OVER_64: u32 = 6;
+    pub const SNOWFLAKE_OVER_63: u32 = 7;
+    pub const SNOWFLAKE_CHARACTER: u32 = 8;
+    pub const PREFIX_TOO_LONG: u32 = 11;
+    pub const PREFIX_EDGE: u32 = 12;
+    pub const PREFIX_CHARACTER: u32 = 13;
+    pub const LEN: u32 = 16;
 }
 
-/// The error of a character of `kind` (whose allowed characters are
-/// `allowed`): its position and byte, numbered by how its message shows the
-/// byte ([`message::shape`]), so that each way has words of its own. `like`
-/// is a byte shown that way.
-macro_rules! characters {
-    ($kind:ident, $allowed:expr, $($shape:literal => $like:literal),*) => {
-        [$((
-            (|e: &Error| match *e {
-                Error::Parse(ParseError::Character { kind: Kind::$kind, position, found, .. })
-                    if message::shape(found) == $shape => Some([position as u64, found as u64]),
-                _ => None,
-            }) as fn(&Error) -> Option<[u64; 2]>,
-            (|[a, b]: [u64; 2]| Error::Parse(ParseError::Character {
-                kind: Kind::$kind,
-                position: a as usize,
-                found: if message::shape(b as u8) == $shape { b as u8 } else { $like },
-                allowed: $allowed,
-            })) as fn([u64; 2]) -> Error,
-        ),)*]
-    };
+/// A byte that a message shows the way `shape` says ([`message::shape`]).
+const fn byte_shown(shape: u32, b: u64) -> u8 {
+    let b = b as u8;
+    if message::shape(b) as u32 == shape {
+        b
+    } else {
+        [b'~', 0x1f, 0x80][shape as usize]
+    }
 }
-
-/// A TypeID prefix's error with no numbers.
-macro_rules! prefix_reasons {
-    ($($reason:expr),*) => {
-        [$((
-            (|e: &Error| matches!(e, Error::Parse(ParseError::Prefix { reason }) if *reason == $reason).then_some([0, 0]))
-                as fn(&Error) -> Option<[u64; 2]>,
-            (|_: [u64; 2]| Error::Parse(ParseError::Prefix { reason: $reason })) as fn([u64; 2]) -> Error,
-        ),)*]
-    };
-}
-
-/// The numbered errors after the all-numbers ones, in order: the rules of
-/// a layout, the errors of a decimal Snowflake (what the browser's
-/// Snowflake module can return) and of a TypeID prefix (its TypeID
-/// module's); `examples/protocol.rs` words each.
-const FIXED: [Fixed; 16] = {
-    let [w, t, s, u, n] = layout_rules!(Widths, TimeBits, SequenceBits, Unit, NotSplit);
-    let [graphic, byte, non_ascii] =
-        characters!(Snowflake, decimal::DIGITS, 0 => b'~', 1 => 0x1f, 2 => 0x80);
-    let [long, edge] = prefix_reasons!(typeid::TOO_LONG, typeid::EDGE);
-    let [prefix_graphic, prefix_byte, prefix_non_ascii] =
-        characters!(TypeId, typeid::PREFIX_CHARACTERS, 0 => b'~', 1 => 0x1f, 2 => 0x80);
-    [
-        w,
-        t,
-        s,
-        u,
-        n,
-        (
-            |e| match *e {
-                Error::Parse(ParseError::Length {
-                    kind: Kind::Snowflake,
-                    found,
-                    ..
-                }) => Some([found as u64, 0]),
-                _ => None,
-            },
-            |[a, _]| {
-                Error::Parse(ParseError::Length {
-                    kind: Kind::Snowflake,
-                    expected: decimal::LENGTHS,
-                    found: a as usize,
-                })
-            },
-        ),
-        (
-            |e| {
-                matches!(e, Error::Parse(ParseError::Overflow { kind: Kind::Snowflake, max }) if *max == decimal::MAX_64).then_some([0, 0])
-            },
-            |_| {
-                Error::Parse(ParseError::Overflow {
-                    kind: Kind::Snowflake,
-                    max: decimal::MAX_64,
-                })
-            },
-        ),
-        (
-            |e| {
-                matches!(e, Error::Parse(ParseError::Overflow { kind: Kind::Snowflake, max }) if *max == decimal::MAX_63).then_some([0, 0])
-            },
-            |_| {
-                Error::Parse(ParseError::Overflow {
-                    kind: Kind::Snowflake,
-                    max: decimal::MAX_63,
-                })
-            },
-        ),
-        graphic,
-        byte,
-        non_ascii,
-        long,
-        edge,
-        prefix_graphic,
-        prefix_byte,
-        prefix_non_ascii,
-    ]
-};
 
 impl Error {
     /// How many errors [`Error::numbered`] numbers.
-    pub const NUMBERED: u32 = Error::ALL_NUMBERS + FIXED.len() as u32;
+    pub const NUMBERED: u32 = Error::ALL_NUMBERS + fixed::LEN;
 
     /// The errors a binding that carries no message strings (the browser's
     /// minting modules) reports as an index and two numbers: those that are
     /// all numbers, the rules of a layout, and the errors of a decimal
-    /// Snowflake. Its JavaScript words each from templates written from this
-    /// `Display` (core/examples/protocol.rs), so the words stay the core's.
-    /// `None` for any other error.
+    /// Snowflake and of a TypeID prefix. Its JavaScript words each from
+    /// templates written from this `Display` (core/examples/protocol.rs), so
+    /// the words stay the core's. `None` for any other error.
     pub fn numbered(&self) -> Option<(u32, [u64; 2])> {
-        self.all_numbers().or_else(|| {
-            (Error::ALL_NUMBERS..)
-                .zip(FIXED)
-                .find_map(|(index, (read, _))| read(self).map(|numbers| (index, numbers)))
-        })
+        use {Kind::Snowflake as S, Kind::TypeId as T, ParseError as P};
+        if let Some(numbered) = self.all_numbers() {
+            return Some(numbered);
+        }
+        let (place, numbers) = match *self {
+            Error::InvalidLayout { reason } => (fixed::LAYOUT + reason as u32, [0, 0]),
+            Error::Parse(P::Length { kind: S, found, .. }) => {
+                (fixed::SNOWFLAKE_LENGTH, [found as u64, 0])
+            }
+            Error::Parse(P::Overflow { kind: S, max }) if max == decimal::MAX_64 => {
+                (fixed::SNOWFLAKE_OVER_64, [0, 0])
+            }
+            Error::Parse(P::Overflow { kind: S, max }) if max == decimal::MAX_63 => {
+                (fixed::SNOWFLAKE_OVER_63, [0, 0])
+            }
+            Error::Parse(P::Character {
+                kind,
+                position,
+                found,
+                ..
+            }) if matches!(kind, S | T) => {
+                let first = if kind == S {
+                    fixed::SNOWFLAKE_CHARACTER
+                } else {
+                    fixed::PREFIX_CHARACTER
+                };
+                (
+                    first + message::shape(found) as u32,
+                    [position as u64, found.into()],
+                )
+            }
+            Error::Parse(P::Prefix { reason }) if reason == typeid::TOO_LONG => {
+                (fixed::PREFIX_TOO_LONG, [0, 0])
+            }
+            Error::Parse(P::Prefix { reason }) if reason == typeid::EDGE => {
+                (fixed::PREFIX_EDGE, [0, 0])
+            }
+            _ => return None,
+        };
+        Some((Error::ALL_NUMBERS + place, numbers))
     }
 
     /// The error [`Error::numbered`] gave `index` and `numbers` for.
-    pub fn from_numbered(index: u32, numbers: [u64; 2]) -> Option<Error> {
-        Error::from_all_numbers(index, numbers).or_else(|| {
-            let (_, make) = FIXED.get(index.checked_sub(Error::ALL_NUMBERS)? as usize)?;
-            Some(make(numbers))
-        })
+    pub fn from_numbered(index: u32, [a, b]: [u64; 2]) -> Option<Error> {
+        use {Kind::Snowflake as S, Kind::TypeId as T, ParseError as P};
+        if let Some(e) = Error::from_all_numbers(index, [a, b]) {
+            return Some(e);
+        }
+        let place = index.checked_sub(Error::ALL_NUMBERS)?;
+        let character = |kind, first, allowed| P::Character {
+            kind,
+            position: a as usize,
+            found: byte_shown(place - first, b),
+            allowed,
+        };
+        let parse = match place {
+            p if p < fixed::SNOWFLAKE_LENGTH => {
+                let reason = LayoutRule::ALL[(p - fixed::LAYOUT) as usize];
+                return Some(Error::InvalidLayout { reason });
+            }
+            fixed::SNOWFLAKE_LENGTH => P::Length {
+                kind: S,
+                expected: decimal::LENGTHS,
+                found: a as usize,
+            },
+            fixed::SNOWFLAKE_OVER_64 => P::Overflow {
+                kind: S,
+                max: decimal::MAX_64,
+            },
+            fixed::SNOWFLAKE_OVER_63 => P::Overflow {
+                kind: S,
+                max: decimal::MAX_63,
+            },
+            p if p < fixed::PREFIX_TOO_LONG => {
+                character(S, fixed::SNOWFLAKE_CHARACTER, decimal::DIGITS)
+            }
+            fixed::PREFIX_TOO_LONG => P::Prefix {
+                reason: typeid::TOO_LONG,
+            },
+            fixed::PREFIX_EDGE => P::Prefix {
+                reason: typeid::EDGE,
+            },
+            p if p < fixed::LEN => character(T, fixed::PREFIX_CHARACTER, typeid::PREFIX_CHARACTERS),
+            _ => return None,
+        };
+        Some(Error::Parse(parse))
     }
 }
 
