@@ -77,9 +77,9 @@ export async function startPostgres(version, settings = {}) {
   return {
     port,
     version,
-    /** A connected `pg` client as `user` (default the superuser). */
-    async connect(user = 'postgres') {
-      const client = new pg.Client({ host: '127.0.0.1', port, user, database: 'postgres' });
+    /** A connected `pg` client as `user` (default the superuser) to `database`. */
+    async connect(user = 'postgres', database = 'postgres') {
+      const client = new pg.Client({ host: '127.0.0.1', port, user, database });
       await client.connect();
       return client;
     },
