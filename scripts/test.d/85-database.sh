@@ -15,7 +15,9 @@ cargo run -q -p snowmint --example sql -- --check
 
 say "pg/: cargo fmt --check, clippy -D warnings"
 cargo fmt --manifest-path pg/Cargo.toml -- --check
-cargo clippy -q --manifest-path pg/Cargo.toml --all-targets -- -D warnings
+# In release with the package's features: the build scripts (pgrx's bindgen)
+# run once for both this and the package below.
+cargo clippy -q --manifest-path pg/Cargo.toml --release --no-default-features --features pg15 --all-targets -- -D warnings
 
 say "pg/: cargo pgrx package (PostgreSQL 15), installed into /usr"
 (cd pg && cargo pgrx package --pg-config /usr/lib/postgresql/15/bin/pg_config --no-default-features --features pg15 >/dev/null)
