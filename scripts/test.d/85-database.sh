@@ -26,3 +26,15 @@ $sudo cp -r pg/target/release/snowmint-pg15/usr/. /usr/
 
 say "node --test tests/database/"
 node --test --test-concurrency=1 tests/database/
+
+# The benchmark cannot rot: a smoke run (2,000 rows) must write both tables
+# with every key default.
+say "bench/database smoke run"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+node bench/database/run.js --rows 2000 --runs 1 --out "$out/results.md" >/dev/null 2>&1
+for key in "extension uuidv7()" "extension next_id()" "built-in uuidv7()" "gen_random_uuid()" "bigserial"; do
+  grep -qF "| $key |" "$out/results.md" || { echo "results.md has no row for $key"; exit 1; }
+done
+[ "$(grep -cF "| SQL pack uuidv7() |" "$out/results.md")" -eq 2 ] || { echo "results.md lacks the SQL pack on 15 or 18"; exit 1; }
+echo "bench/database smoke: both tables written"
