@@ -812,7 +812,13 @@ BEGIN
 END $$;
 
 CREATE OR REPLACE FUNCTION snowmint.decode(id bigint, preset text DEFAULT NULL) RETURNS jsonb
-LANGUAGE sql STABLE PARALLEL SAFE AS $$ SELECT snowmint._decode_snowflake(id, preset) $$;
+LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+BEGIN
+  IF id < 0 THEN -- read as its decimal text, as JS decode(-5n) reads it
+    PERFORM snowmint._bad_char('character_snowflake', id::text, 0);
+  END IF;
+  RETURN snowmint._decode_snowflake(id, preset);
+END $$;
 
 CREATE OR REPLACE FUNCTION snowmint.decode(id uuid) RETURNS jsonb
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT snowmint._decode_uuid(replace(id::text, '-', '')) $$;

@@ -425,10 +425,9 @@ fn decode(id: &str, preset: default!(Option<&str>, "NULL")) -> JsonB {
 
 #[pg_extern(stable, parallel_safe, name = "decode")]
 fn decode_bigint(id: i64, preset: default!(Option<&str>, "NULL")) -> JsonB {
-    if id < 0 {
-        raise("ERR_PARSE", format!("invalid snowflake: {id} is negative"));
-    }
-    JsonB(record(Id::Snowflake(id as u64), preset))
+    // A negative one read as its decimal text, as JS decode(-5n) reads it.
+    let id = ok(Id::parse(&id.to_string(), Some(Kind::Snowflake)));
+    JsonB(record(id, preset))
 }
 
 #[pg_extern(immutable, parallel_safe, strict, name = "decode")]

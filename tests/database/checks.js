@@ -227,11 +227,31 @@ export function databaseTests(db) {
       ]) {
         await same('SELECT snowmint.decode($1::text)', [bad], () => sm.decode(bad));
       }
+      await same('SELECT snowmint.decode($1::bigint)', ['-5'], () => sm.decode(-5n));
       for (const bad of ['01ARZ3NDEKTSV4RRFFQ69G5FA', '01ARZ3NDEKTSV4RRFFQ69G5FA!']) {
         await same('SELECT snowmint.ulid_to_uuid($1)', [bad], () => sm.ulidToUuid(bad));
       }
       await q('RESET snowmint.worker_id');
       assert.match(await sqlError(client, 'SELECT snowmint.next_id()'), /^ERR_NO_WORKER_ID: snowmint\.worker_id is not set/);
+    });
+
+    test('a role that only has USAGE on schema snowmint mints every kind', async () => {
+      const admin = await server.connect();
+      try {
+        await admin.query('CREATE ROLE other LOGIN NOSUPERUSER');
+        await admin.query('GRANT USAGE ON SCHEMA snowmint TO other');
+      } finally {
+        await admin.end();
+      }
+      const other = await server.connect('other');
+      try {
+        await other.query('SET snowmint.worker_id = 12');
+        const { rows } = await other.query(`SELECT snowmint.next_id()::text AS s, ${db.ulid('snowmint.ulid()')} AS u, snowmint.uuidv7()::text AS v, snowmint.typeid('t') AS t, snowmint.ksuid() AS k`);
+        assert.equal(sm.decode(BigInt(rows[0].s)).workerId, 12);
+        for (const id of [rows[0].u, rows[0].v, rows[0].t, rows[0].k]) assert.ok(Math.abs(sm.decode(id).timestamp - Date.now()) < 60_000, id);
+      } finally {
+        await other.end();
+      }
     });
 
     test('8 sessions x 2000 IDs: no duplicate, each session in order, next_id in order across sessions', async () => {
