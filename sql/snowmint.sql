@@ -1,8 +1,9 @@
 -- snowmint's SQL-only pack: the same IDs as the snowmint npm package and
 -- Rust crate, minted by PostgreSQL itself in PL/pgSQL, for databases that
--- allow no extension (RDS, Cloud SQL, Supabase, Neon...). PostgreSQL 13 to
--- 18, no superuser: `psql -f sql/snowmint.sql` as any role that may create
--- a schema. Everything lives in schema `snowmint`; see docs/database.md.
+-- allow no extension (RDS, Cloud SQL, Supabase, Neon...). PostgreSQL 13 and
+-- later (tested on 15 and 18), no superuser: `psql -f sql/snowmint.sql` as
+-- any role that may create a schema. Everything lives in schema `snowmint`;
+-- other roles need USAGE on it. See docs/database.md.
 --
 -- Same names and results as the JS API: next_id(), next_id_at(ts, seq),
 -- ulid(), uuidv7(), uuidv4(), ksuid(), typeid(prefix), ulid_at(ts),
@@ -91,7 +92,7 @@ BEGIN
   END CASE;
 END $$;
 -- The presets' layouts (core Preset::ALL, Layout): widths, tick (ms), epoch (Unix ms), field order, named worker parts.
-CREATE OR REPLACE FUNCTION snowmint._layout(preset text) RETURNS snowmint.layout
+CREATE OR REPLACE FUNCTION snowmint._preset_layout(preset text) RETURNS snowmint.layout
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
 DECLARE l snowmint.layout;
 BEGIN
@@ -461,7 +462,7 @@ DECLARE
   w text := nullif(current_setting('snowmint.worker_id', true), '');
 BEGIN
   preset := coalesce(preset_arg, nullif(current_setting('snowmint.preset', true), ''), 'twitter');
-  l := snowmint._layout(preset);
+  l := snowmint._preset_layout(preset);
   epoch_ms := l.epoch_ms;
   IF e IS NOT NULL THEN
     IF e !~ '^[0-9]{1,15}$' THEN
@@ -564,14 +565,17 @@ BEGIN
   RETURN (tick << l.sequence_bits) | seq;
 END $$;
 
+-- SECURITY DEFINER, like the state function it alone may call: no role can
+-- write a preset's state but through next_id()'s own rules.
 CREATE OR REPLACE FUNCTION snowmint.next_id() RETURNS bigint
-LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $$
 DECLARE
   s record := snowmint._spec(true);
   st bigint := snowmint._next_id_state(s.preset, s.l, s.epoch_ms);
 BEGIN
   RETURN snowmint._bigint(snowmint._place(s.l, st >> (s.l).sequence_bits, s.worker, st & ((1::bigint << (s.l).sequence_bits) - 1)));
 END $$;
+REVOKE ALL ON FUNCTION snowmint._next_id_state(text, snowmint.layout, bigint) FROM PUBLIC;
 
 -- The Snowflake of this session's worker at `ts` with sequence `seq` (JS: new Snowflake(o).at(time, { sequence })).
 CREATE OR REPLACE FUNCTION snowmint.next_id_at(ts timestamptz, seq int DEFAULT 0) RETURNS bigint

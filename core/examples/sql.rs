@@ -82,7 +82,8 @@ fn layouts() -> String {
     let mut out = String::from(
         "-- The presets' layouts (core Preset::ALL, Layout): widths, tick (ms), epoch (Unix ms), field order, named worker parts.\n",
     );
-    out += "CREATE OR REPLACE FUNCTION snowmint._layout(preset text) RETURNS snowmint.layout\n";
+    out +=
+        "CREATE OR REPLACE FUNCTION snowmint._preset_layout(preset text) RETURNS snowmint.layout\n";
     out += "LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$\nDECLARE l snowmint.layout;\nBEGIN\n  CASE preset\n";
     for p in Preset::ALL {
         let l = p.layout();

@@ -6,7 +6,7 @@
 // duplicate, order per session, order across sessions where promised) and
 // a server restart.
 //
-// `db` is { name, server, install(client), ulid(expr) }: `ulid(expr)` is the
+// `db` is { name, server, install(client), ulid(expr), pack }: `pack` for the SQL pack; `ulid(expr)` is the
 // SQL giving a ULID's text from what the surface's `expr` returns (the
 // extension returns ULIDs as uuid, the pack as text).
 
@@ -248,6 +248,12 @@ export function databaseTests(db) {
         await other.query('SET snowmint.worker_id = 12');
         const { rows } = await other.query(`SELECT snowmint.next_id()::text AS s, ${db.ulid('snowmint.ulid()')} AS u, snowmint.uuidv7()::text AS v, snowmint.typeid('t') AS t, snowmint.ksuid() AS k`);
         assert.equal(sm.decode(BigInt(rows[0].s)).workerId, 12);
+        if (db.pack) {
+          // The pack's shared state is written by next_id() only.
+          for (const sql of [`SELECT snowmint._next_id_state('twitter', snowmint._preset_layout('twitter'), 0)`, `SELECT snowmint._state('twitter', 1)`]) {
+            await assert.rejects(other.query(sql), /permission denied for function/, sql);
+          }
+        }
         for (const id of [rows[0].u, rows[0].v, rows[0].t, rows[0].k]) assert.ok(Math.abs(sm.decode(id).timestamp - Date.now()) < 60_000, id);
       } finally {
         await other.end();

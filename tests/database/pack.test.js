@@ -28,6 +28,7 @@ databaseTests({
     execFileSync('psql', [...args, PACK.pathname], { stdio: ['ignore', 'pipe', 'pipe'] });
   },
   ulid: (expr) => expr,
+  pack: true,
 });
 
 databaseTests({
@@ -41,4 +42,5 @@ databaseTests({
     await app.end();
   },
   ulid: (expr) => expr,
+  pack: true,
 });
