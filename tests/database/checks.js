@@ -6,7 +6,8 @@
 // duplicate, order per session, order across sessions where promised) and
 // a server restart.
 //
-// `db` is { name, server, install(client), ulid(expr), pack }: `pack` for the SQL pack; `ulid(expr)` is the
+// `db` is { name, server, install(client), ulid(expr), pack, acrossSessions }: `pack` for
+// the SQL pack; `acrossSessions` where ulid(), uuidv7() and typeid() are ordered across sessions; `ulid(expr)` is the
 // SQL giving a ULID's text from what the surface's `expr` returns (the
 // extension returns ULIDs as uuid, the pack as text).
 
@@ -282,14 +283,16 @@ export function databaseTests(db) {
           }
           assert.equal(all.size, 8 * 2000, `${key}: duplicates`);
         }
-        // Across sessions: each ID of a worker ID minted after another one returned is larger, whichever session mints it.
+        // Across sessions: each ID of a worker ID minted after another one returned is larger, whichever
+        // session mints it; also each ULID, UUIDv7 and TypeID where the surface promises it (the extension, preloaded).
         await Promise.all(sessions.map((c) => c.query('SET snowmint.worker_id = 0')));
-        let last = -1n;
+        let last = [-1n, '', '', ''];
         for (let i = 0; i < 400; i++) {
-          const { rows } = await sessions[i % 8].query('SELECT snowmint.next_id()::text AS id');
-          const id = BigInt(rows[0].id);
-          assert.ok(id > last, `${last} then ${id}`);
-          last = id;
+          const { rows } = await sessions[i % 8].query(`SELECT snowmint.next_id()::text AS s, ${db.ulid('snowmint.ulid()')} AS u, snowmint.uuidv7()::text AS v, snowmint.typeid('t') AS t`);
+          const ids = [BigInt(rows[0].s), rows[0].u, rows[0].v, rows[0].t];
+          const ordered = db.acrossSessions ? 4 : 1;
+          for (let k = 0; k < ordered; k++) assert.ok(ids[k] > last[k], `${last[k]} then ${ids[k]}`);
+          last = ids;
         }
       } finally {
         await Promise.all(sessions.map((c) => c.end()));

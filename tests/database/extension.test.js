@@ -19,6 +19,7 @@ databaseTests({
   },
   // ULIDs come back as uuid (the same 128 bits).
   ulid: (expr) => `snowmint.uuid_to_ulid(${expr})`,
+  acrossSessions: true,
 });
 
 describe('extension on PostgreSQL 15, not preloaded', () => {
