@@ -10,6 +10,7 @@
 #   wasm/, npm/src/wasm-*.js      wasm, browser
 #   npm/src/sequence/             sequence
 #   npm/src/json.js, npm/src/json/ json
+#   sql/, pg/, tests/database/      database
 #   npm/package.json, packaging   pack, platforms
 #   docs/, README.md              node (the examples that need no server), lease (those that
 #                                 need Redis, etcd or ZooKeeper, docs/deploy.md's, docs/lease.md's
@@ -30,6 +31,7 @@ declare -A SUITE_NEEDS=(
   [json]="10-toolchain 30-wasm 60-browsers 72-node-builds | 10-entries 15-wasm 20-node"
   [browser]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm 20-node"
   [bench-index]="10-toolchain 80-postgres |"
+  [database]="10-toolchain 30-wasm 85-database | 10-entries 15-wasm 20-node"
   [wasm-size]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm"
 )
 # Suites that need every platform package cross-compiled, not only this machine's.

@@ -1,7 +1,8 @@
 // Every code block of README.md and docs/*.md runs somewhere, or is marked
 // `<!-- not run: REASON -->`; this file runs the ```js blocks that need no
 // server, type-checks the ```ts blocks and runs the `npx snowmint` lines of
-// the ```sh blocks, against the package under test. How a block is run and
+// the ```sh blocks, against the package under test (the ```sql blocks run
+// in tests/database/docs.test.js). How a block is run and
 // checked: tests/node/docs.js.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -35,7 +36,12 @@ test('every code block says its language, and is run somewhere or marked with a 
       continue;
     }
     if (b.lang === 'js') assert.ok(runners.has(b.runner), `${b.where}: no test runs this block`);
-    else assert.ok(['ts', 'rust'].includes(b.lang) || NOT_CODE.has(b.lang), `${b.where}: a \`\`\`${b.lang} block: no test runs it; use js, ts, rust or one of ${[...NOT_CODE].join(', ')}, or mark it`);
+    // sql blocks run against a real PostgreSQL in tests/database/docs.test.js (the database suite).
+    else
+      assert.ok(
+        ['ts', 'rust', 'sql'].includes(b.lang) || NOT_CODE.has(b.lang),
+        `${b.where}: a \`\`\`${b.lang} block: no test runs it; use js, ts, rust or one of ${[...NOT_CODE].join(', ')}, or mark it`,
+      );
   }
   // Marks are for the rare block that cannot run: keep them few.
   assert.ok(marked <= 3, `${marked} blocks are marked not run`);

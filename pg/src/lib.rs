@@ -1,0 +1,534 @@
+//! snowmint's PostgreSQL extension: the core's IDs minted by the server,
+//! in schema `snowmint`, with the JS API's names and results. A binding:
+//! it converts arguments and results and calls the core; every ID, rule and
+//! error message is the core's.
+//!
+//! Types: Snowflakes are `bigint`; UUIDs and ULIDs are `uuid` (a ULID is the
+//! same 128 bits as a UUID, so it sorts, indexes and hashes like one, in 16
+//! bytes, with no type of ours to install; `uuid_to_ulid()` gives its text);
+//! KSUIDs and TypeIDs are text.
+//!
+//! Order: with `shared_preload_libraries = 'snowmint'`, `ulid()`,
+//! `uuidv7()`, `typeid()` and `next_id()` are monotonic across every
+//! session of the server: one state of each in shared memory, updated under
+//! a lightweight lock (Snowflakes: the core's `AtomicSnowflake`, one per
+//! layout and worker ID, in shared memory). Without it, `ulid()`, `uuidv7()`
+//! and `typeid()` are monotonic per session (the core's per-thread
+//! generators), and `next_id()` refuses to mint: sessions sharing a worker
+//! ID could mint the same Snowflake.
+//!
+//! Errors: SQLSTATE 22023 (22P02 for a malformed ID, 22008 for a time
+//! outside the ID's range), message "<the core's code>: <the core's message>".
+
+use std::ffi::CString;
+use std::fmt::Display;
+
+use pgrx::datum::{TimestampWithTimeZone, Uuid as PgUuid};
+use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
+use pgrx::lwlock::PgLwLock;
+use pgrx::prelude::*;
+use pgrx::shmem::PGRXSharedMemory;
+use pgrx::{JsonB, pg_shmem_init};
+use rand_core::Rng;
+use serde_json::{Map, Value, json};
+use snowmint_core::at::{Pick, TimedKind};
+use snowmint_core::clock::{Clock, SystemClock};
+use snowmint_core::random::PooledOsRng;
+use snowmint_core::snowflake::{AtomicSnowflake, Layout, Preset};
+use snowmint_core::ulid::{Ulid, UlidGenerator};
+use snowmint_core::uuid::{Uuid, V7Generator};
+use snowmint_core::{Error, Id, Kind};
+
+::pgrx::pg_module_magic!(name, version);
+
+static WORKER_ID: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+static PRESET: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+static EPOCH: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
+
+/// How many Snowflake generators (layout and worker ID pairs) shared memory holds.
+const SLOTS: usize = 64;
+
+/// One Snowflake generator in shared memory, for one layout and worker ID.
+#[derive(Default)]
+struct Slot {
+    used: bool,
+    preset: u8,
+    epoch_ms: u64,
+    worker_id: u64,
+    generator: Option<AtomicSnowflake<SystemClock>>,
+}
+
+/// The state every session shares when the library is preloaded.
+struct Shared {
+    ulid: UlidGenerator,
+    v7: V7Generator,
+    slots: [Slot; SLOTS],
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Shared {
+            ulid: UlidGenerator::new(),
+            v7: V7Generator::new(),
+            slots: std::array::from_fn(|_| Slot::default()),
+        }
+    }
+}
+
+// SAFETY: plain data (integers, atomics and pointers to the library's own
+// static strings, which every backend forked from the postmaster maps at
+// the same address).
+unsafe impl PGRXSharedMemory for Shared {}
+
+static SHARED: PgLwLock<Shared> = unsafe { PgLwLock::new(c"snowmint") };
+static mut PRELOADED: bool = false;
+
+#[pg_guard]
+pub extern "C-unwind" fn _PG_init() {
+    let guc = |name, text, setting| {
+        GucRegistry::define_string_guc(
+            name,
+            text,
+            c"",
+            setting,
+            GucContext::Userset,
+            GucFlags::default(),
+        )
+    };
+    guc(
+        c"snowmint.worker_id",
+        c"The Snowflake worker ID of next_id(): one no application process holds.",
+        &WORKER_ID,
+    );
+    guc(
+        c"snowmint.preset",
+        c"The Snowflake preset (default 'twitter').",
+        &PRESET,
+    );
+    guc(
+        c"snowmint.epoch",
+        c"The Snowflake epoch in Unix ms (default the preset's).",
+        &EPOCH,
+    );
+    if unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
+        pg_shmem_init!(SHARED);
+        unsafe { PRELOADED = true };
+    }
+}
+
+fn preloaded() -> bool {
+    unsafe { PRELOADED }
+}
+
+// ----------------------------------------------------------------- errors
+
+/// Raises `code: message` with the SQLSTATE of the code's kind.
+fn raise(code: &str, message: impl Display) -> ! {
+    let state = match code {
+        "ERR_PARSE" => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+        "ERR_TIME_OVERFLOW" | "ERR_TIME_BEFORE_EPOCH" => {
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW
+        }
+        _ => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+    };
+    ereport!(ERROR, state, format!("{code}: {message}"));
+}
+
+/// The value, or the core's error raised.
+fn ok<T>(r: Result<T, impl Into<Error>>) -> T {
+    r.unwrap_or_else(|e| {
+        let e: Error = e.into();
+        raise(e.code(), e)
+    })
+}
+
+// ------------------------------------------------------------- arguments
+
+/// Unix ms of a time, refused as the JS API refuses a time argument.
+fn ms_of(ts: TimestampWithTimeZone) -> u64 {
+    if !ts.is_finite() {
+        raise(
+            "ERR_INVALID_ARG_VALUE",
+            format!("time must be an integer number of Unix milliseconds, got {ts}"),
+        );
+    }
+    // Microseconds since 2000-01-01 -> Unix ms, rounded down.
+    let ms = (ts.into_inner() + 946_684_800_000_000).div_euclid(1000);
+    if ms < 0 {
+        raise(
+            "ERR_TIME_BEFORE_EPOCH",
+            format!(
+                "time {ms} (Unix ms) is before 1970-01-01, the earliest time snowmint mints an ID for"
+            ),
+        );
+    }
+    ms as u64
+}
+
+fn setting(s: &GucSetting<Option<CString>>) -> Option<String> {
+    s.get()
+        .map(|c| c.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+}
+
+/// The session's layout: `preset` or snowmint.preset (default 'twitter'), snowmint.epoch if set.
+fn layout(preset: Option<&str>) -> (Preset, Layout) {
+    let name = preset.map(str::to_string).or_else(|| setting(&PRESET));
+    let preset = ok(Preset::from_name(name.as_deref().unwrap_or("twitter")));
+    let mut layout = preset.layout();
+    if let Some(e) = setting(&EPOCH) {
+        let epoch_ms = e.parse::<u64>().unwrap_or_else(|_| {
+            raise(
+                "ERR_INVALID_ARG_VALUE",
+                format!("snowmint.epoch must be an integer number of Unix milliseconds, got '{e}'"),
+            )
+        });
+        let now_ms = SystemClock.now_ms();
+        if epoch_ms > now_ms {
+            raise(
+                "ERR_EPOCH_IN_FUTURE",
+                Error::EpochInFuture { epoch_ms, now_ms },
+            );
+        }
+        layout = layout.with_epoch(epoch_ms);
+    }
+    (preset, layout)
+}
+
+/// snowmint.worker_id, checked against `layout`.
+fn worker_id(layout: &Layout) -> u64 {
+    let Some(w) = setting(&WORKER_ID) else {
+        raise(
+            "ERR_NO_WORKER_ID",
+            "snowmint.worker_id is not set: give this database a worker ID no application process holds (SET snowmint.worker_id = N, or ALTER DATABASE ... SET snowmint.worker_id = N); see docs/database.md",
+        )
+    };
+    let Ok(id) = w.parse::<u64>() else {
+        raise(
+            "ERR_INVALID_ARG_VALUE",
+            format!("snowmint.worker_id must be a whole number, got '{w}'"),
+        )
+    };
+    ok(layout.check_worker(id))
+}
+
+fn bigint(id: u64) -> i64 {
+    i64::try_from(id).unwrap_or_else(|_| {
+        raise(
+            "ERR_TIME_OVERFLOW",
+            format!("Snowflake {id} does not fit a bigint (2^63 - 1): the layout's IDs of this time need an unsigned 64-bit column"),
+        )
+    })
+}
+
+fn pg_uuid(u: Uuid) -> PgUuid {
+    PgUuid::from_bytes(u.to_bytes())
+}
+
+fn core_uuid(u: PgUuid) -> Uuid {
+    Uuid::from_bytes(*u.as_bytes())
+}
+
+/// Fresh random bits for an ID of a given time (the core's pooled OS source).
+fn random() -> u128 {
+    let mut rng = PooledOsRng;
+    (rng.next_u64() as u128) << 64 | rng.next_u64() as u128
+}
+
+// -------------------------------------------------------------- Snowflakes
+
+/// The next Snowflake of snowmint.worker_id in the session's layout,
+/// monotonic across every session (needs shared_preload_libraries).
+#[pg_extern(volatile, parallel_unsafe)]
+fn next_id() -> i64 {
+    let (preset, layout) = layout(None);
+    let worker = worker_id(&layout);
+    if !preloaded() {
+        raise(
+            "ERR_INVALID_OPTION",
+            "next_id() needs snowmint in shared_preload_libraries: without one state in shared memory, two sessions on the same snowmint.worker_id could mint the same Snowflake. Add shared_preload_libraries = 'snowmint' to postgresql.conf and restart, or use the SQL pack (sql/snowmint.sql), whose next_id() shares its state through a sequence",
+        );
+    }
+    let mut shared = SHARED.exclusive();
+    let index = shared.slots.iter().position(|s| {
+        s.used
+            && s.preset == preset as u8
+            && s.epoch_ms == layout.epoch_ms()
+            && s.worker_id == worker
+    });
+    let index = match index {
+        Some(i) => i,
+        None => {
+            let Some(i) = shared.slots.iter().position(|s| !s.used) else {
+                raise(
+                    "ERR_INVALID_OPTION",
+                    format!("this server mints for at most {SLOTS} layouts and worker IDs at once"),
+                )
+            };
+            let generator = ok(AtomicSnowflake::new(layout, worker, SystemClock));
+            shared.slots[i] = Slot {
+                used: true,
+                preset: preset as u8,
+                epoch_ms: layout.epoch_ms(),
+                worker_id: worker,
+                generator: Some(generator),
+            };
+            i
+        }
+    };
+    let generator = shared.slots[index]
+        .generator
+        .as_ref()
+        .expect("a used slot has a generator");
+    bigint(ok(generator.next()))
+}
+
+/// The Snowflake of snowmint.worker_id at `ts` with `seq` (JS: `new Snowflake(o).at(time, { sequence })`).
+#[pg_extern(stable, parallel_safe)]
+fn next_id_at(ts: TimestampWithTimeZone, seq: default!(i32, 0)) -> i64 {
+    let (_, layout) = layout(None);
+    let worker = worker_id(&layout);
+    let max = layout.max_sequence();
+    if seq < 0 {
+        raise(
+            "ERR_INVALID_ARG_VALUE",
+            format!("sequence {seq} is out of range: this layout allows 0 to {max}"),
+        );
+    }
+    bigint(ok(layout.id_at(ms_of(ts), worker, seq as u64)))
+}
+
+// ------------------------------------------------------ 128-bit IDs
+
+fn ulid_now() -> Ulid {
+    if preloaded() {
+        let mut rng = PooledOsRng;
+        let now = SystemClock.now_ms();
+        return ok(SHARED.exclusive().ulid.generate(now, &mut rng));
+    }
+    ok(snowmint_core::new_ulid())
+}
+
+fn uuidv7_now() -> Uuid {
+    if preloaded() {
+        let mut rng = PooledOsRng;
+        let now = SystemClock.now_ms();
+        return ok(SHARED.exclusive().v7.generate(now, &mut rng));
+    }
+    ok(snowmint_core::new_uuid_v7())
+}
+
+/// The next ULID, as the uuid of its 128 bits (uuid_to_ulid() gives its text).
+#[pg_extern(volatile, parallel_unsafe)]
+fn ulid() -> PgUuid {
+    pg_uuid(ulid_now().to_uuid())
+}
+
+#[pg_extern(volatile, parallel_unsafe)]
+fn uuidv7() -> PgUuid {
+    pg_uuid(uuidv7_now())
+}
+
+#[pg_extern(volatile, parallel_safe)]
+fn uuidv4() -> PgUuid {
+    pg_uuid(snowmint_core::new_uuid_v4())
+}
+
+#[pg_extern(volatile, parallel_safe)]
+fn ksuid() -> String {
+    ok(snowmint_core::new_ksuid()).to_text().to_string()
+}
+
+/// The next TypeID of `prefix`, its UUIDv7 from uuidv7()'s stream.
+#[pg_extern(volatile, parallel_unsafe)]
+fn typeid(prefix: &str) -> String {
+    ok(snowmint_core::typeid::check_prefix(prefix.as_bytes()));
+    ok(snowmint_core::typeid::TypeId::new(prefix, uuidv7_now()))
+        .to_text()
+        .to_string()
+}
+
+fn text_at(kind: TimedKind, ts: TimestampWithTimeZone, prefix: &str) -> String {
+    ok(kind.text_at(ms_of(ts), Pick::Any, random(), prefix)).to_string()
+}
+
+#[pg_extern(volatile, parallel_safe)]
+fn ulid_at(ts: TimestampWithTimeZone) -> PgUuid {
+    pg_uuid(ok(Ulid::at(ms_of(ts), random())).to_uuid())
+}
+
+#[pg_extern(volatile, parallel_safe)]
+fn uuidv7_at(ts: TimestampWithTimeZone) -> PgUuid {
+    pg_uuid(ok(Uuid::v7_at(ms_of(ts), random())))
+}
+
+#[pg_extern(volatile, parallel_safe)]
+fn ksuid_at(ts: TimestampWithTimeZone) -> String {
+    text_at(TimedKind::Ksuid, ts, "")
+}
+
+#[pg_extern(volatile, parallel_safe)]
+fn typeid_at(prefix: &str, ts: TimestampWithTimeZone) -> String {
+    text_at(TimedKind::TypeId, ts, prefix)
+}
+
+// ------------------------------------------------------------ bounds
+
+fn bound(pick: Pick, kind: &str, ts: TimestampWithTimeZone, opt: Option<&str>) -> String {
+    if kind == "snowflake" {
+        let (_, layout) = layout(opt);
+        let ms = ms_of(ts);
+        let id = if pick == Pick::Max {
+            layout.max_id_at(ms)
+        } else {
+            layout.min_id_at(ms)
+        };
+        return ok(id).to_string();
+    }
+    let kind = ok(TimedKind::from_name(kind));
+    ok(kind.text_at(ms_of(ts), pick, 0, opt.unwrap_or(""))).to_string()
+}
+
+/// The smallest ID of `kind` whose time is `ts` (text; a Snowflake in
+/// decimal); `opt`: a TypeID's prefix or a Snowflake's preset.
+#[pg_extern(stable, parallel_safe)]
+fn min_id(kind: &str, ts: TimestampWithTimeZone, opt: default!(Option<&str>, "NULL")) -> String {
+    bound(Pick::Min, kind, ts, opt)
+}
+
+/// The largest ID of `kind` whose time is `ts`.
+#[pg_extern(stable, parallel_safe)]
+fn max_id(kind: &str, ts: TimestampWithTimeZone, opt: default!(Option<&str>, "NULL")) -> String {
+    bound(Pick::Max, kind, ts, opt)
+}
+
+// ------------------------------------------------------- conversions
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn ulid_to_uuid(id: &str) -> PgUuid {
+    pg_uuid(ok(Ulid::parse(id)).to_uuid())
+}
+
+#[pg_extern(immutable, parallel_safe, strict)]
+fn uuid_to_ulid(id: PgUuid) -> String {
+    Ulid::from_uuid(core_uuid(id)).to_text().to_string()
+}
+
+// ------------------------------------------------------------ decode
+
+/// The JS decode record of any ID text (its kind told from its shape);
+/// a decimal Snowflake read in the session's layout or `preset`'s.
+#[pg_extern(stable, parallel_safe)]
+fn decode(id: &str, preset: default!(Option<&str>, "NULL")) -> JsonB {
+    JsonB(record(ok(Id::parse(id, None)), preset))
+}
+
+#[pg_extern(stable, parallel_safe, name = "decode")]
+fn decode_bigint(id: i64, preset: default!(Option<&str>, "NULL")) -> JsonB {
+    // A negative one read as its decimal text, as JS decode(-5n) reads it.
+    let id = ok(Id::parse(&id.to_string(), Some(Kind::Snowflake)));
+    JsonB(record(id, preset))
+}
+
+#[pg_extern(immutable, parallel_safe, strict, name = "decode")]
+fn decode_uuid(id: PgUuid) -> JsonB {
+    JsonB(record(Id::Uuid(core_uuid(id)), None))
+}
+
+/// Unix ms and the JS Date's ISO text of them.
+fn time_fields(out: &mut Map<String, Value>, ms: i64) {
+    out.insert("timestamp".into(), json!(ms));
+    out.insert("date".into(), json!(iso(ms)));
+}
+
+/// `new Date(ms).toISOString()`.
+fn iso(ms: i64) -> String {
+    let days = ms.div_euclid(86_400_000);
+    let rem = ms.rem_euclid(86_400_000);
+    // Civil date of a day count (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let year = if (0..=9999).contains(&y) {
+        format!("{y:04}")
+    } else {
+        format!("{y:+07}")
+    };
+    format!(
+        "{year}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rem / 3_600_000,
+        rem / 60_000 % 60,
+        rem / 1000 % 60,
+        rem % 1000
+    )
+}
+
+/// The JS decode record of an ID.
+fn record(id: Id, preset_arg: Option<&str>) -> Value {
+    let f = id.fields();
+    let mut out = Map::new();
+    out.insert("kind".into(), json!(id.kind().name()));
+    match id.kind() {
+        Kind::Snowflake => {
+            let value = f.snowflake.expect("a Snowflake has its value");
+            let (preset, layout) = layout(preset_arg);
+            let d = ok(layout.decode(value));
+            out.insert("id".into(), json!(value.to_string()));
+            time_fields(&mut out, d.timestamp_ms as i64);
+            out.insert("workerId".into(), json!(d.worker_id));
+            out.insert("sequence".into(), json!(d.sequence));
+            if preset_arg.is_some() {
+                // As JS decode(id, { preset }) names it.
+                out.insert("preset".into(), json!(preset.name()));
+            }
+            if let Some((high, h, low, l)) = d.worker_parts {
+                let mut parts = Map::new();
+                parts.insert(high.into(), json!(h));
+                parts.insert(low.into(), json!(l));
+                out.insert("parts".into(), Value::Object(parts));
+            }
+        }
+        kind => {
+            let hex = f.hex.map(|h| h.to_string());
+            match kind {
+                Kind::Ulid => {
+                    out.insert("random".into(), json!(hex));
+                }
+                Kind::Ksuid => {
+                    out.insert("payload".into(), json!(hex));
+                }
+                Kind::ObjectId => {
+                    out.insert("random".into(), json!(hex));
+                    out.insert("counter".into(), json!(f.counter));
+                }
+                Kind::TypeId => {
+                    out.insert("prefix".into(), json!(f.prefix));
+                }
+                _ => {}
+            }
+            if let Some(u) = f.uuid {
+                out.insert("uuid".into(), json!(u.to_text().to_string()));
+            }
+            if kind == Kind::Uuid {
+                out.insert("version".into(), json!(f.version));
+                out.insert("variant".into(), json!(f.variant.map(|v| v.name())));
+                if let Some(c) = f.clock_seq {
+                    out.insert("clockSeq".into(), json!(c));
+                }
+                if let Some(n) = f.node {
+                    out.insert("node".into(), json!(n.to_string()));
+                }
+            }
+            if let Some(ms) = f.timestamp_ms {
+                time_fields(&mut out, ms);
+            }
+        }
+    }
+    Value::Object(out)
+}
