@@ -65,9 +65,9 @@ BEGIN
     WHEN 'time_overflow' THEN code := 'ERR_TIME_OVERFLOW'; message := 'time ' || b || ' (Unix ms) does not fit the ID''s time field: the last representable time is ' || a;
     WHEN 'clock_backwards' THEN code := 'ERR_CLOCK_BACKWARDS'; message := 'the clock moved backwards by ' || a || ' ms; the clock policy waits out at most ' || b || ' ms';
     WHEN 'sequence_range' THEN code := 'ERR_INVALID_ARG_VALUE'; message := 'sequence ' || a || ' is out of range: this layout allows 0 to ' || b;
-    WHEN 'unknown_preset' THEN code := 'ERR_INVALID_OPTION'; message := 'unknown preset: expected one of ''twitter'', ''discord'', ''instagram'', ''sonyflake'', ''mastodon''';
-    WHEN 'unknown_kind' THEN code := 'ERR_INVALID_OPTION'; message := 'unknown kind: expected one of ''ulid'', ''uuidv7'', ''uuidv1'', ''uuidv6'', ''ksuid'', ''objectid'', ''typeid''';
-    WHEN 'not_ordered' THEN code := 'ERR_INVALID_OPTION'; message := 'unknown kind ordered by time: expected one of ''ulid'', ''uuidv7'', ''uuidv6'', ''ksuid'', ''objectid'', ''typeid''';
+    WHEN 'unknown_preset' THEN code := 'ERR_INVALID_OPTION'; message := 'unknown preset ''' || a || ''': expected one of ''twitter'', ''discord'', ''instagram'', ''sonyflake'', ''mastodon''';
+    WHEN 'unknown_kind' THEN code := 'ERR_INVALID_OPTION'; message := 'unknown kind ''' || a || ''': expected one of ''ulid'', ''uuidv7'', ''uuidv1'', ''uuidv6'', ''ksuid'', ''objectid'', ''typeid''';
+    WHEN 'not_ordered' THEN code := 'ERR_INVALID_OPTION'; message := 'unknown kind ordered by time ''' || a || ''': expected one of ''ulid'', ''uuidv7'', ''uuidv6'', ''ksuid'', ''objectid'', ''typeid''';
     WHEN 'length_ulid' THEN code := 'ERR_PARSE'; message := 'invalid ulid: expected 26 characters, found ' || a;
     WHEN 'character_ulid' THEN code := 'ERR_PARSE'; message := 'invalid ulid: ' || c || ' at position ' || a || ' is not allowed (allowed: Crockford base32: 0-9 and A-Z except U, in any case (I and L read as 1, O as 0))';
     WHEN 'length_ksuid' THEN code := 'ERR_PARSE'; message := 'invalid ksuid: expected 27 characters, found ' || a;
@@ -91,6 +91,16 @@ BEGIN
     ELSE RAISE EXCEPTION 'snowmint: no message %', what;
   END CASE;
 END $$;
+-- A name as the core's messages show it: its first 40 bytes (cut at a character), then '...' if it was cut (core GivenName).
+CREATE OR REPLACE FUNCTION snowmint._shown(name text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE kept text := coalesce(name, '');
+BEGIN
+  WHILE octet_length(kept) > 40 LOOP
+    kept := left(kept, -1);
+  END LOOP;
+  RETURN kept || CASE WHEN kept = coalesce(name, '') THEN '' ELSE '...' END;
+END $$;
 -- The presets' layouts (core Preset::ALL, Layout): widths, tick (ms), epoch (Unix ms), field order, named worker parts.
 CREATE OR REPLACE FUNCTION snowmint._preset_layout(preset text) RETURNS snowmint.layout
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
@@ -102,7 +112,7 @@ BEGIN
     WHEN 'instagram' THEN l := ROW(41, 13, 10, 1, 1314220021721, false, NULL, NULL, NULL);
     WHEN 'sonyflake' THEN l := ROW(39, 16, 8, 10, 1409529600000, true, NULL, NULL, NULL);
     WHEN 'mastodon' THEN l := ROW(48, 0, 16, 1, 0, false, NULL, NULL, NULL);
-    ELSE PERFORM snowmint._fail('unknown_preset');
+    ELSE PERFORM snowmint._fail('unknown_preset', snowmint._shown(preset));
   END CASE;
   RETURN l;
 END $$;
@@ -615,7 +625,7 @@ DECLARE
   h text;
 BEGIN
   IF kind IS NULL OR kind NOT IN ('ulid', 'uuidv7', 'uuidv1', 'uuidv6', 'ksuid', 'objectid', 'objectId', 'typeid', 'snowflake') THEN
-    PERFORM snowmint._fail('unknown_kind');
+    PERFORM snowmint._fail('unknown_kind', snowmint._shown(kind));
   END IF;
   ms := snowmint._ms(ts);
   IF kind = 'snowflake' THEN
@@ -626,7 +636,7 @@ BEGIN
     END IF;
     RETURN snowmint._place(s.l, tick, 0, 0)::text;
   ELSIF kind = 'uuidv1' THEN
-    PERFORM snowmint._fail('not_ordered');
+    PERFORM snowmint._fail('not_ordered', 'uuidv1');
   ELSIF kind = 'ulid' THEN
     RETURN snowmint._b32_of_hex(lpad(to_hex(snowmint._check_time('ulid', ms)), 12, '0') || repeat(f, 20), true);
   ELSIF kind IN ('uuidv7', 'typeid') THEN

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use snowmint::at::TimedKind;
+use snowmint::error::GivenName;
 use snowmint::snowflake::{FieldOrder, Preset};
 use snowmint::uuid::GREGORIAN_OFFSET;
 use snowmint::{Error, Kind, ksuid, typeid, ulid};
@@ -103,8 +104,7 @@ fn layouts() -> String {
             l.order() == FieldOrder::SequenceThenWorker,
         );
     }
-    out +=
-        "    ELSE PERFORM snowmint._fail('unknown_preset');\n  END CASE;\n  RETURN l;\nEND $$;\n";
+    out += "    ELSE PERFORM snowmint._fail('unknown_preset', snowmint._shown(preset));\n  END CASE;\n  RETURN l;\nEND $$;\n";
     out += "-- One state per preset: the last tick and sequence minted, shared by every session (next_id()).\n";
     for p in Preset::ALL {
         out += &format!(
@@ -207,31 +207,24 @@ fn messages() -> String {
         .iter()
         .map(|(name, e)| (name.to_string(), e.code(), template(&e.to_string())))
         .collect();
+    // An unknown name: `a` is the name as the core shows it (snowmint._shown).
+    let given = Some(GivenName::new(&HOLES[0].to_string()));
     let named = [
-        (
-            "unknown_preset",
-            Error::UnknownName {
-                what: "preset",
-                allowed: &Preset::NAMES,
-            },
-        ),
-        (
-            "unknown_kind",
-            Error::UnknownName {
-                what: "kind",
-                allowed: &TimedKind::NAMES,
-            },
-        ),
+        ("unknown_preset", "preset", &Preset::NAMES[..]),
+        ("unknown_kind", "kind", &TimedKind::NAMES[..]),
         (
             "not_ordered",
-            Error::UnknownName {
-                what: "kind ordered by time",
-                allowed: &TimedKind::ORDERED,
-            },
+            "kind ordered by time",
+            &TimedKind::ORDERED[..],
         ),
     ];
-    for (name, e) in named {
-        rows.push((name.into(), e.code(), lit(&e.to_string())));
+    for (name, what, allowed) in named {
+        let e = Error::UnknownName {
+            what,
+            given,
+            allowed,
+        };
+        rows.push((name.into(), e.code(), template(&e.to_string())));
     }
     // Parse errors of each kind the pack reads, from the core's parsers.
     let parse = |kind: Kind, text: &str| -> Error {
@@ -358,6 +351,22 @@ fn messages() -> String {
         );
     }
     out += "    ELSE RAISE EXCEPTION 'snowmint: no message %', what;\n  END CASE;\nEND $$;\n";
+    out += &format!(
+        "-- A name as the core's messages show it: its first {max} bytes (cut at a character), then '...' if it was cut (core GivenName).\n",
+        max = GivenName::MAX
+    );
+    out += "CREATE OR REPLACE FUNCTION snowmint._shown(name text) RETURNS text\n";
+    out += "LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$\nDECLARE kept text := coalesce(name, '');\nBEGIN\n";
+    out += &format!(
+        "  WHILE octet_length(kept) > {} LOOP\n    kept := left(kept, -1);\n  END LOOP;\n",
+        GivenName::MAX
+    );
+    let long = GivenName::new(&"x".repeat(GivenName::MAX + 1));
+    let [_, cut] = long.shown();
+    out += &format!(
+        "  RETURN kept || CASE WHEN kept = coalesce(name, '') THEN '' ELSE {} END;\nEND $$;\n",
+        lit(cut)
+    );
     out
 }
 
