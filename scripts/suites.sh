@@ -10,7 +10,8 @@
 #   wasm/, npm/src/wasm-*.js      wasm, browser
 #   npm/src/sequence/             sequence
 #   npm/src/json.js, npm/src/json/ json
-#   npm/package.json, packaging   pack, platforms
+#   npm/package.json, packaging   pack, platforms, release
+#   scripts/release.sh            release
 #   docs/, README.md              node (the examples that need no server), lease (those that
 #                                 need Redis, etcd or ZooKeeper, docs/deploy.md's, docs/lease.md's
 #                                 Rust), sequence (those that need PostgreSQL), core (the Rust ones)
@@ -30,7 +31,8 @@ declare -A SUITE_NEEDS=(
   [json]="10-toolchain 30-wasm 60-browsers 72-node-builds | 10-entries 15-wasm 20-node"
   [browser]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm 20-node"
   [bench-index]="10-toolchain 80-postgres |"
+  [release]="10-toolchain 30-wasm 70-cross 72-node-builds 85-release | 10-entries 15-wasm 20-node 25-cross"
   [wasm-size]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm"
 )
 # Suites that need every platform package cross-compiled, not only this machine's.
-ALL_PLATFORMS_SUITES=" platforms runtimes "
+ALL_PLATFORMS_SUITES=" platforms runtimes release "
