@@ -11,7 +11,7 @@
 #   npm/src/sequence/             sequence
 #   npm/src/json.js, npm/src/json/ json
 #   npm/package.json, packaging   pack, platforms, release
-#   scripts/release.sh            release
+#   scripts/release.sh            release, lint (.github/workflows/)
 #   docs/, README.md              node (the examples that need no server), lease (those that
 #                                 need Redis, etcd or ZooKeeper, docs/deploy.md's, docs/lease.md's
 #                                 Rust), sequence (those that need PostgreSQL), core (the Rust ones)
@@ -19,7 +19,7 @@
 declare -A SUITE_NEEDS=(
   [core]="10-toolchain |"
   [msrv]="10-toolchain |"
-  [lint]="10-toolchain |"
+  [lint]="10-toolchain 15-actionlint |"
   [node]="10-toolchain 30-wasm | 10-entries 15-wasm 20-node"
   [wasm]="10-toolchain 30-wasm | 10-entries 15-wasm 20-node"
   [pack]="10-toolchain 30-wasm 70-cross | 10-entries 15-wasm 20-node 25-cross"
