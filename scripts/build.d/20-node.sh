@@ -18,13 +18,32 @@ echo "  npm/native/snowmint.$platform.node"
 cp LICENSE-MIT LICENSE-APACHE npm/
 rm -rf npm/dist
 cjs() { node npm/build/cjs.mjs "$@"; }
-# The root, snowmint/lease and snowmint/sequence share one bundle, so that require('snowmint'),
+# The root, snowmint/lease, snowmint/sequence and snowmint/wasm share one bundle, so that require('snowmint'),
 # require('snowmint/lease') and require('snowmint/sequence') share one copy of every module: the error classes
-# (instanceof across the two), the addon, the process's lease state.
+# (instanceof across the two), the addon, the process's lease state. snowmint/wasm is there for require()
+# (of the ES module, that works only from Node 20.19 and 22.12 on).
 cjs npm/build/cjs-shared.js npm/dist/shared.cjs
-echo "module.exports = require('./shared.cjs').root;" >npm/dist/index.cjs
-echo "module.exports = require('./shared.cjs').lease;" >npm/dist/lease.cjs
-echo "module.exports = require('./shared.cjs').sequence;" >npm/dist/sequence.cjs
+# Each names its exports in the form Node's CommonJS lexer (cjs-module-lexer)
+# reads, as esbuild's own bundles do, so that an ES module importing the
+# CommonJS entry (`import { nextId } from` it: a bundler's or a tool's choice,
+# TypeScript's node16 CommonJS output) gets the named exports, not only `default`.
+node - <<'JS'
+const { writeFileSync } = require('node:fs');
+const shared = require('./npm/dist/shared.cjs');
+for (const part of ['root', 'lease', 'sequence', 'wasm']) {
+  const names = Object.keys(shared[part]).filter((n) => n !== 'default');
+  const bad = names.filter((n) => !/^[A-Za-z_$][\w$]*$/.test(n));
+  if (bad.length) throw new Error(`${part}: names the lexer hint cannot list: ${bad}`);
+  const file = part === 'root' ? 'index' : part;
+  writeFileSync(`npm/dist/${file}.cjs`, `'use strict';
+const ${part} = require('./shared.cjs').${part};
+module.exports = ${part};
+// For Node's CommonJS lexer: the names an ES module may import from this file.
+0 && (module.exports = { ${names.join(', ')} });
+`);
+  console.log(`  npm/dist/${file}.cjs: ${names.length} named exports`);
+}
+JS
 # snowmint/json stands alone (no addon, no other module).
 cjs npm/src/json.js npm/dist/json.cjs
 # Their declarations (the `types` of each `require` condition): a .d.cts cannot

@@ -108,6 +108,15 @@ for p in "${PLATFORMS[@]}"; do
       extra="imports $dlls" ;;
   esac
   grep -qE '(^| )_?napi_register_module_v1$' <<<"$exports" || fail "$p does not export napi_register_module_v1"
+  # Nothing of the machine that built it (scripts/build.d/25-cross.sh remaps them).
+  leaked=$(strings -n 6 "$f" | grep -F -e "$ROOT" -e "$HOME" -e "${CARGO_HOME:-$HOME/.cargo}" | head -n 3 || true)
+  [ -z "$leaked" ] || fail "$p embeds paths of the machine that built it: $leaked"
+  case $p in
+    darwin-*)
+      id=$("$LLVM_BIN/llvm-objdump" --macho --dylibs-used "$f" | sed -n '2s/^[[:space:]]*\([^ ]*\) .*/\1/p')
+      [ "$id" = "@rpath/snowmint.$p.node" ] || fail "$p: install name '$id', want @rpath/snowmint.$p.node"
+      extra="$extra, install name $id" ;;
+  esac
   printf '  %-18s %s, exports napi_register_module_v1, %s\n' "$p" "$format" "$extra"
 done
 
