@@ -2,7 +2,7 @@
 // entry and draws the ID's bits as colored fields. Bundled by
 // scripts/build.d/15-wasm.sh into inspector/dist/ as one classic script, so
 // the page opens from disk (file://) and works offline.
-import * as sm from '../npm/src/browser.js';
+import * as sm from '../npm/entries/browser.js';
 
 const $ = (id) => document.getElementById(id);
 const COLORS = ['#6a3d9a', '#1f78b4', '#33a02c', '#e31a1c', '#ff7f00', '#b15928', '#a6761d', '#666'];

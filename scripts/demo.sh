@@ -11,7 +11,7 @@ cargo run -q --release -p snowmint --example mint
 
 say "Node (native addon): import 'snowmint'"
 node --input-type=module -e "
-import { nextId, nextIds, ulid, uuidv7, typeid, decode } from './npm/src/node.js';
+import { nextId, nextIds, ulid, uuidv7, typeid, decode } from './npm/entries/node.js';
 import { stringify, parse, reviver } from './npm/src/json.js';
 const id = nextId();
 console.log('nextId()      ', id);
@@ -29,7 +29,7 @@ console.log('JSON (int64)  ', asNumber, '->', parse(asNumber).id === id ? 'same 
 
 say "wasm build (what browsers run), in Node: import 'snowmint/wasm'"
 node --input-type=module -e "
-const m = await import('./npm/src/browser.js');
+const m = await import('./npm/entries/browser.js');
 console.log('ulid()        ', m.ulid());
 console.log('uuidv7()      ', m.uuidv7());
 console.log('decode        ', JSON.stringify(m.decode('01ARZ3NDEKTSV4RRFFQ69G5FAV')));

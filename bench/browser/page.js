@@ -3,7 +3,7 @@
 import { monotonicFactory } from 'ulid';
 import { v7 as uuidV7, v4 as uuidV4 } from 'uuid';
 import { uuidv7 as uuidv7Pkg } from 'uuidv7';
-import * as sm from '../../npm/src/browser.js';
+import * as sm from '../../npm/entries/browser.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 

@@ -14,14 +14,14 @@ import { monotonicFactory as ulidxMonotonic } from 'ulidx';
 import { v4 as uuidV4, v7 as uuidV7 } from 'uuid';
 import { v7 as uuid14V7 } from 'uuid14';
 import { uuidv7 as uuidv7Pkg } from 'uuidv7';
-import * as sm from '../../npm/src/node.js';
+import * as sm from '../../npm/entries/node.js';
 
 const require = createRequire(import.meta.url);
 const FlakeId = require('flake-idgen');
 const KSUID = require('ksuid');
 const hyperid = require('hyperid');
 
-const SNOWMINT = new URL('../../npm/src/node.js', import.meta.url).href;
+const SNOWMINT = new URL('../../npm/entries/node.js', import.meta.url).href;
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const CAP = 4_096_000;
 const results = [];
@@ -153,7 +153,7 @@ report(
   ],
 );
 // --- 1b. The refill: the first nextId() of each millisecond claims a new run
-// (one boundary crossing). SNOWMINT_BASELINE=<another build's npm/src/node.js>
+// (one boundary crossing). SNOWMINT_BASELINE=<another build's npm/entries/node.js>
 // adds that build to the same rounds (before/after a change).
 const baseline = process.env.SNOWMINT_BASELINE ? await import(process.env.SNOWMINT_BASELINE) : null;
 function firstOfTick(f) {

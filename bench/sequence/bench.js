@@ -15,7 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { nextId } from '../../npm/src/node.js';
+import { nextId } from '../../npm/entries/node.js';
 import { sequence, postgresStore, redisStore } from '../../npm/src/sequence/index.js';
 import { startPostgres } from '../../tests/sequence/servers.js';
 import { startRedis, tempDir } from '../../tests/lease/servers.js';

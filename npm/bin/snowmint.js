@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `snowmint` command: mint IDs of any kind, decode any ID.
 import { parseArgs } from 'node:util';
-import * as snowmint from '../src/node.js';
+import * as snowmint from '../entries/node.js';
 
 // What the CLI mints: Snowflakes, the core's text kinds, TypeIDs.
 const KINDS = ['snowflake', ...Object.keys(snowmint.constants.textKinds), 'typeid'];

@@ -24,7 +24,7 @@ import { createSnowflakes, decimalId, idText, idTypeError } from './api/snowflak
 
 /**
  * The names of the public API, in one place: `createApi` returns exactly
- * these, and the entries (npm/src/node.js, npm/src/browser.js) are generated
+ * these, and the entries (npm/entries/node.js, npm/entries/browser.js) are generated
  * from this list (npm/build/entries.mjs) so they can never differ.
  */
 export const API_NAMES = Object.freeze([

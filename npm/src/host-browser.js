@@ -1,6 +1,6 @@
 // The browser entry's host, and `snowmint/wasm`'s everywhere (Node included):
 // the public API over the full wasm module, built at the first call that
-// needs it (npm/src/browser.js). The texts of web/texts.js need only their
+// needs it (npm/entries/browser.js). The texts of web/texts.js need only their
 // minting modules, and configure(), nextId(), Snowflake and TestClock only
 // the Snowflake module (web/snowflake.js): the entry takes those from there,
 // so this API's own are never called, and its decode() reads the default

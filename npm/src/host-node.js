@@ -1,4 +1,4 @@
-// The Node entry's host (npm/src/node.js re-exports its API): loads the
+// The Node entry's host (npm/entries/node.js re-exports its API): loads the
 // napi-rs addon (node/) built into native/ and builds the public API over it
 // (api.js). Resolves the default generator's worker ID
 // from SNOWMINT_WORKER_ID, else leases one among this machine's processes

@@ -33,14 +33,14 @@ files() {
 }
 
 say "tests/node against snowmint/wasm"
-SNOWMINT_PACKAGE="$ROOT/npm/src/browser.js" node --test $(files WASM_EXCLUDED)
+SNOWMINT_PACKAGE="$ROOT/npm/entries/browser.js" node --test $(files WASM_EXCLUDED)
 
 say "tests/node against the root entry with no native binary"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp -r npm "$tmp/npm"
 rm -rf "$tmp/npm/native"
-backend=$(node --input-type=module -e "import('$tmp/npm/src/node.js').then((m) => console.log(m.backendName))")
+backend=$(node --input-type=module -e "import('$tmp/npm/entries/node.js').then((m) => console.log(m.backendName))")
 [ "$backend" = wasm ] || { echo "expected the wasm fallback, got '$backend'" >&2; exit 1; }
 # Worker-ID leases need the addon's file locks: the fallback takes its worker ID from the env.
-SNOWMINT_WORKER_ID=1 SNOWMINT_PACKAGE="$tmp/npm/src/node.js" SNOWMINT_CLI="$tmp/npm/bin/snowmint.js" node --test $(files FALLBACK_EXCLUDED)
+SNOWMINT_WORKER_ID=1 SNOWMINT_PACKAGE="$tmp/npm/entries/node.js" SNOWMINT_CLI="$tmp/npm/bin/snowmint.js" node --test $(files FALLBACK_EXCLUDED)

@@ -68,7 +68,7 @@ step "the release tree: the working tree's files and the built artifacts"
 tree="$tmp/tree"
 mkdir "$tree"
 (cd "$ROOT" && git ls-files -z -co --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -xf - -C "$tree"
-(cd "$ROOT" && tar -cf - npm/wasm npm/dist npm/src/node.js npm/src/browser.js npm/src/workerd.js npm/LICENSE-* npm/platforms/*/*.node npm/platforms/*/LICENSE-*) | tar -xf - -C "$tree"
+(cd "$ROOT" && tar -cf - npm/wasm npm/dist npm/entries/node.js npm/entries/browser.js npm/entries/workerd.js npm/LICENSE-* npm/platforms/*/*.node npm/platforms/*/LICENSE-*) | tar -xf - -C "$tree"
 ln -s "$ROOT/node_modules" "$tree/node_modules"
 base=$(node -p "require('$ROOT/npm/package.json').version.replace(/-.*/, '')")
 V1="$base-e2e.1" V2="$base-e2e.2"

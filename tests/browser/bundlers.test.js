@@ -72,7 +72,7 @@ test('the browser build imports no Node built-in', (t) => {
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const meta = path.join(dir, 'meta.json');
   // --platform=neutral: a node: import would not even resolve.
-  execFileSync(path.join(BIN, 'esbuild'), ['npm/src/browser.js', '--bundle', '--format=esm', '--platform=neutral', `--metafile=${meta}`, `--outfile=${dir}/out.js`, '--log-level=error'], {
+  execFileSync(path.join(BIN, 'esbuild'), ['npm/entries/browser.js', '--bundle', '--format=esm', '--platform=neutral', `--metafile=${meta}`, `--outfile=${dir}/out.js`, '--log-level=error'], {
     cwd: REPO_ROOT,
   });
   const inputs = Object.keys(JSON.parse(readFileSync(meta, 'utf8')).inputs);

@@ -1,4 +1,4 @@
-// snowmint's browser build (npm/src/browser.js over the wasm backend) in real
+// snowmint's browser build (npm/entries/browser.js over the wasm backend) in real
 // headless Chromium: the shared vectors, millions of IDs, a wall clock changed
 // under the page (followed forward, never back), and a browser context with the network switched off.
 import { test } from 'node:test';
@@ -10,7 +10,7 @@ function inPage(fn, arg) {
   return withBrowser(async ({ page, baseUrl, pageErrors }) => {
     const result = await page.evaluate(
       async ({ baseUrl, source, arg }) => {
-        const sm = await import(`${baseUrl}/npm/src/browser.js`);
+        const sm = await import(`${baseUrl}/npm/entries/browser.js`);
         // biome-ignore lint/complexity/noCommaOperator: indirect eval runs the test's function in the page's global scope
         // biome-ignore lint/security/noGlobalEval: the source is this test file's own function, sent to the page
         return (0, eval)(`(${source})`)(sm, baseUrl, arg);
@@ -149,7 +149,7 @@ test('minting works with the network switched off', { timeout: 120_000 }, async 
       await page.goto(`${baseUrl}/`);
       await page.evaluate(async (u) => {
         window.sm = await import(u);
-      }, `${baseUrl}/npm/src/browser.js`);
+      }, `${baseUrl}/npm/entries/browser.js`);
       await context.setOffline(true);
       const r = await page.evaluate(async (baseUrl) => {
         const sm = window.sm;
@@ -192,7 +192,7 @@ test('nextId() with no worker ID configured throws ConfigError on a page and in 
     };
     const N = 200_000;
     // Two Web Workers, each its own wasm instance (the issue's case: 2 x 200k on worker ID 0 gave 154,101 duplicates).
-    const source = `import * as sm from '${baseUrl}/npm/src/browser.js';
+    const source = `import * as sm from '${baseUrl}/npm/entries/browser.js';
       onmessage = ({ data: workerId }) => {
         let refused = null;
         try { sm.nextId(); } catch (e) { refused = { config: e instanceof sm.ConfigError, code: e.code }; }

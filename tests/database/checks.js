@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sm, vectors } from '../node/pkg.js';
 
-const wasm = await import('../../npm/src/browser.js');
+const wasm = await import('../../npm/entries/browser.js');
 wasm.configure({ workerId: 1 });
 
 const TS = (p) => `(timestamptz 'epoch' + ${p}::bigint * interval '1 millisecond')`;

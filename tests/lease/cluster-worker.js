@@ -2,7 +2,7 @@
 // options, just nextId() — the default generator leases its worker ID.
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
-import { decode, nextId } from '../../npm/src/node.js';
+import { decode, nextId } from '../../npm/entries/node.js';
 
 const ids = new BigUint64Array(Number(process.env.COUNT));
 ids[0] = nextId();

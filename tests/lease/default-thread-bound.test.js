@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
-import { decode, nextId } from '../../npm/src/node.js';
+import { decode, nextId } from '../../npm/entries/node.js';
 import { assertOneHeldLock, mintInThread, storedBound } from './harness.js';
 import { tempDir } from './servers.js';
 

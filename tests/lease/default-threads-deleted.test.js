@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { decode, nextId } from '../../npm/src/node.js';
+import { decode, nextId } from '../../npm/entries/node.js';
 import { assertOneHeldLock, assertUnique } from './harness.js';
 import { tempDir } from './servers.js';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
-import { decode } from '../../npm/src/node.js';
+import { decode } from '../../npm/entries/node.js';
 import { assertOneHeldLock, assertUnique, mintInThread } from './harness.js';
 import { tempDir } from './servers.js';
 

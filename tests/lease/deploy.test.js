@@ -19,7 +19,7 @@ import { test } from 'node:test';
 import { assertUnique } from './harness.js';
 import { startRedis, tempDir } from './servers.js';
 
-const NODE_ENTRY = new URL('../../npm/src/node.js', import.meta.url).href;
+const NODE_ENTRY = new URL('../../npm/entries/node.js', import.meta.url).href;
 const CLI = new URL('../../npm/bin/snowmint.js', import.meta.url).pathname;
 const work = tempDir('deploy');
 test.after(() => rmSync(work, { recursive: true, force: true }));

@@ -15,7 +15,7 @@ import { startEtcd, startRedis, startZookeeper, tempDir } from './servers.js';
 
 const RUNNER = 'tests/lease/docs.test.js';
 const BLOCKS = allBlocks().filter((b) => b.runner === RUNNER);
-const resolve = resolverFor(entriesOf(new URL('../../npm/src/node.js', import.meta.url).href));
+const resolve = resolverFor(entriesOf(new URL('../../npm/entries/node.js', import.meta.url).href));
 const START = { redis: startRedis, etcd: startEtcd, zookeeper: startZookeeper };
 
 const servers = {};

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { Snowflake, TestClock, decode } from '../../npm/src/node.js';
+import { Snowflake, TestClock, decode } from '../../npm/entries/node.js';
 import { localLease } from '../../npm/src/lease/index.js';
 import { open } from './clients.js';
 import { tempDir } from './servers.js';

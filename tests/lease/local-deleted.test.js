@@ -10,7 +10,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Snowflake, decode } from '../../npm/src/node.js';
+import { Snowflake, decode } from '../../npm/entries/node.js';
 import { localLease } from '../../npm/src/lease/index.js';
 import { assertUnique, storedBound } from './harness.js';
 import { tempDir } from './servers.js';

@@ -16,7 +16,7 @@ const ATTACKER = `snowmint-atk${process.pid}`;
 const isRoot = process.getuid?.() === 0;
 const skip = isRoot ? false : 'needs root, to create the attacker user';
 const LEASE = new URL('../../npm/src/lease/index.js', import.meta.url).href;
-const NODE_ENTRY = new URL('../../npm/src/node.js', import.meta.url).href;
+const NODE_ENTRY = new URL('../../npm/entries/node.js', import.meta.url).href;
 
 let parent;
 test.before(() => {

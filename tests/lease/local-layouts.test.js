@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
-import { Snowflake, decode } from '../../npm/src/node.js';
+import { Snowflake, decode } from '../../npm/entries/node.js';
 import { localLease } from '../../npm/src/lease/index.js';
 import { tempDir } from './servers.js';
 
@@ -67,7 +67,7 @@ test('zero config on the Sonyflake layout with worker IDs 0..1023 taken: the def
   const held = holdAll(dir, 1024);
   try {
     const script = `
-      import { configure, nextId, decode } from ${JSON.stringify(new URL('../../npm/src/node.js', import.meta.url).href)};
+      import { configure, nextId, decode } from ${JSON.stringify(new URL('../../npm/entries/node.js', import.meta.url).href)};
       configure({ preset: 'sonyflake' });
       const ids = Array.from({ length: 100 }, () => nextId());
       console.log(JSON.stringify([...new Set(ids.map((id) => decode(id, { preset: 'sonyflake' }).workerId))]));`;

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { test } from 'node:test';
-import { ClockError, Snowflake, TestClock } from '../../npm/src/node.js';
+import { ClockError, Snowflake, TestClock } from '../../npm/entries/node.js';
 import { localLease } from '../../npm/src/lease/index.js';
 import { storedBound } from './harness.js';
 import { tempDir } from './servers.js';
@@ -91,7 +91,7 @@ test('bad skew options are refused', () => {
 
 test('the zero-config default warns once and keeps minting when its clock is 5 s off the host (libfaketime on the process)', () => {
   const tmp = leaseDir();
-  const code = `import { nextId } from ${JSON.stringify(new URL('../../npm/src/node.js', import.meta.url).href)};
+  const code = `import { nextId } from ${JSON.stringify(new URL('../../npm/entries/node.js', import.meta.url).href)};
     let last = nextId();
     for (let i = 0; i < 100000; i++) { const id = nextId(); if (id <= last) throw new Error('not increasing'); last = id; }
     console.log('minted');`;

@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ClockError, ConfigError, Snowflake, TestClock, configure, decode } from '../../npm/src/node.js';
+import { ClockError, ConfigError, Snowflake, TestClock, configure, decode } from '../../npm/entries/node.js';
 import { LeaseError, localLease, workerIdFromEnv, workerIdFromHostname } from '../../npm/src/lease/index.js';
 import { assertUnique, spawnMinter, storedBound, until } from './harness.js';
 import { tempDir } from './servers.js';

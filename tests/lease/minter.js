@@ -11,7 +11,7 @@
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { setImmediate as yieldLoop, setTimeout as sleep } from 'node:timers/promises';
-import { configure, nextId } from '../../npm/src/node.js';
+import { configure, nextId } from '../../npm/entries/node.js';
 import { open } from './clients.js';
 
 const cfg = JSON.parse(process.argv[2]);

@@ -1,7 +1,7 @@
 // snowmint/lease on a real Redis (started here on a free loopback port).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Snowflake, decode } from '../../npm/src/node.js';
+import { Snowflake, decode } from '../../npm/entries/node.js';
 import { assertUnique, ttlLeaseSuite } from './harness.js';
 import { startRedis } from './servers.js';
 

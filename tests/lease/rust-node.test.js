@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { decode } from '../../npm/src/node.js';
+import { decode } from '../../npm/entries/node.js';
 import { assertUnique, storedBound } from './harness.js';
 import { tempDir } from './servers.js';
 

@@ -3,7 +3,7 @@
 // and posts every ID it handed out (after a first message, 'minting', once it
 // has minted).
 import { parentPort, workerData } from 'node:worker_threads';
-import { nextId } from '../../npm/src/node.js';
+import { nextId } from '../../npm/entries/node.js';
 
 const ids = [nextId()];
 let lost = 0;

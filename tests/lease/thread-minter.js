@@ -2,7 +2,7 @@
 // default-lease thread tests. workerData: { count } mints that many IDs and
 // posts them; { forMs } mints for that long and posts the last ID.
 import { parentPort, workerData } from 'node:worker_threads';
-import { nextId } from '../../npm/src/node.js';
+import { nextId } from '../../npm/entries/node.js';
 
 if (workerData.count !== undefined) {
   const ids = new BigUint64Array(workerData.count);

@@ -5,7 +5,7 @@
 // writes every ID it handed out to argv[2] and reports what it saw.
 import { writeFileSync } from 'node:fs';
 import { setImmediate as yieldLoop } from 'node:timers/promises';
-import { decode, nextId } from '../../npm/src/node.js';
+import { decode, nextId } from '../../npm/entries/node.js';
 
 const chunks = [];
 let chunk = new BigUint64Array(1 << 16);

@@ -7,7 +7,7 @@ import { connect, createServer } from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import zookeeper from 'node-zookeeper-client';
-import { Snowflake, decode } from '../../npm/src/node.js';
+import { Snowflake, decode } from '../../npm/entries/node.js';
 import { zookeeperLease } from '../../npm/src/lease/index.js';
 import { assertUnique, max, ttlLeaseSuite, until, within } from './harness.js';
 import { startZookeeper } from './servers.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { PACKAGE, SRC, sm } from './pkg.js';
+import { ENTRIES, PACKAGE, SRC, sm } from './pkg.js';
 
 const require = createRequire(import.meta.url);
 /** The CommonJS entry `sub` ('', '/lease', '/json') of the package under test, by name when it is installed. */
@@ -53,7 +53,7 @@ test("require('snowmint') and require('snowmint/json')", () => {
 
 test("the dual-package hazard: an error of require('snowmint') is an instance of import('snowmint')'s class of its name, and of no other", async () => {
   const cjs = load('');
-  const esm = await import(new URL('node.js', SRC).href);
+  const esm = await import(new URL('node.js', ENTRIES).href);
   assert.notEqual(cjs.InvalidIdError, esm.InvalidIdError, 'two copies, as an app that mixes require and import gets');
   let fromCjs;
   try {

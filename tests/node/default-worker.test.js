@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { SRC, sm } from './pkg.js';
+import { ENTRIES, SRC, sm } from './pkg.js';
 
 /** Runs `body` (an async function body, `sm` in scope) in a fresh process importing `entry`; returns what it prints as JSON. */
 function inChild(entry, body, env = {}) {
@@ -37,7 +37,7 @@ const ZERO_CONFIG = `return {
 };`;
 
 test('snowmint/wasm: nextId() without a worker ID is a ConfigError saying why and what to do', () => {
-  const r = inChild(new URL('browser.js', SRC).href, ZERO_CONFIG);
+  const r = inChild(new URL('browser.js', ENTRIES).href, ZERO_CONFIG);
   for (const what of ['nextId', 'nextIdString', 'nextIds', 'configureWithoutWorkerId']) {
     const e = r[what];
     assert.ok(e, `${what} must throw`);
@@ -60,7 +60,7 @@ test('the Node entry without a native binary: the same ConfigError, naming SNOWM
   t.after(() => rmSync(tmp, { recursive: true, force: true }));
   const pkg = fileURLToPath(new URL('..', SRC));
   cpSync(pkg, path.join(tmp, 'pkg'), { recursive: true, filter: (src) => path.basename(src) !== 'native' && path.basename(src) !== 'node_modules' });
-  const entry = path.join(tmp, 'pkg/src/node.js');
+  const entry = path.join(tmp, 'pkg/entries/node.js');
   const r = inChild(entry, ZERO_CONFIG);
   assert.equal(r.backend, 'wasm');
   for (const what of ['nextId', 'nextIdString', 'nextIds', 'configureWithoutWorkerId']) {
@@ -102,7 +102,7 @@ test('configure({ layout }) after a zero-config nextId() keeps the leased worker
 }, (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'snowmint-leases-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const entry = new URL('node.js', SRC).href;
+  const entry = new URL('node.js', ENTRIES).href;
   const run = (body) => inChild(entry, body, { SNOWMINT_LEASE_DIR: dir });
   const after = run(`const zero = sm.decode(sm.nextId()).workerId;
     const e = err(() => sm.configure({ layout: ${SMALL} }));
@@ -123,7 +123,7 @@ test('a zero-config worker ID the new layout cannot hold is a ConfigError that s
     rmSync(dir, { recursive: true, force: true });
   });
   const r = inChild(
-    new URL('node.js', SRC).href,
+    new URL('node.js', ENTRIES).href,
     `const zero = sm.decode(sm.nextId()).workerId;
     return { zero, e: err(() => sm.configure({ layout: ${SMALL} })) };`,
     { SNOWMINT_LEASE_DIR: dir },

@@ -258,12 +258,13 @@ export function resolverFor(entries) {
   };
 }
 
-/** The entries of the package whose root entry is `pkg` (a bare 'snowmint' or a URL of src/node.js). */
+/** The entries of the package whose root entry is `pkg` (a bare 'snowmint' or a URL of entries/node.js). */
 export function entriesOf(pkg) {
   const names = ['snowmint', 'snowmint/json', 'snowmint/lease', 'snowmint/sequence', 'snowmint/wasm'];
   if (!/^(file|data):/.test(pkg)) return Object.fromEntries(names.map((n) => [n, import.meta.resolve(n.replace(/^snowmint/, pkg))]));
-  const src = new URL('.', pkg);
-  const files = { snowmint: pkg, 'snowmint/json': 'json.js', 'snowmint/lease': 'lease/index.js', 'snowmint/sequence': 'sequence/index.js', 'snowmint/wasm': 'browser.js' };
+  // The root entry is entries/node.js; the subpaths' entries are in src/, but snowmint/wasm's.
+  const src = new URL('../src/', pkg);
+  const files = { 'snowmint/json': 'json.js', 'snowmint/lease': 'lease/index.js', 'snowmint/sequence': 'sequence/index.js', 'snowmint/wasm': '../entries/browser.js' };
   return Object.fromEntries(names.map((n) => [n, n === 'snowmint' ? pkg : new URL(files[n], src).href]));
 }
 

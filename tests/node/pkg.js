@@ -16,13 +16,15 @@ if (!process.env.SNOWMINT_LEASE_DIR) {
   process.once('exit', () => rmSync(leaseRoot, { recursive: true, force: true }));
 }
 
-export const PACKAGE = process.env.SNOWMINT_PACKAGE ?? new URL('../../npm/src/node.js', import.meta.url).href;
+export const PACKAGE = process.env.SNOWMINT_PACKAGE ?? new URL('../../npm/entries/node.js', import.meta.url).href;
 export const CLI = process.env.SNOWMINT_CLI ?? fileURLToPath(new URL('../../npm/bin/snowmint.js', import.meta.url));
 
 export const sm = await import(PACKAGE);
 
-/** The directory of the entry under test (src/ of the package copy: the repository's, a copy, or the installed one). */
-export const SRC = new URL('.', import.meta.resolve(PACKAGE));
+/** The directory of the entry under test (entries/ of the package copy: the repository's, a copy, or the installed one). */
+export const ENTRIES = new URL('.', import.meta.resolve(PACKAGE));
+/** The package copy's sources (src/). */
+export const SRC = new URL('../src/', ENTRIES);
 
 /**
  * Whether the entry under test is `snowmint/wasm` (the browser build), whose

@@ -11,7 +11,7 @@ import { startPostgres } from './servers.js';
 
 const RUNNER = 'tests/sequence/docs.test.js';
 const BLOCKS = allBlocks().filter((b) => b.runner === RUNNER);
-const resolve = resolverFor(entriesOf(new URL('../../npm/src/node.js', import.meta.url).href));
+const resolve = resolverFor(entriesOf(new URL('../../npm/entries/node.js', import.meta.url).href));
 
 let postgres;
 before(async () => {

@@ -1,7 +1,7 @@
 // The browser entry's API beyond the texts of web/texts.js: the full module
 // (host-browser.js) is instantiated at the first call of any of it, so a
 // page that imports none of it downloads none of it. Each name is its own
-// pure export (npm/src/browser.js), which a bundler drops when unused.
+// pure export (npm/entries/browser.js), which a bundler drops when unused.
 import C from '../../wasm/constants.js';
 import { deepFreeze } from '../api/checks.js';
 
