@@ -246,15 +246,8 @@ export function createApi(backend, host = {}) {
     return call(() => backend.fromHuman(stringArg('text', text)));
   }
 
-  const { nextId, nextIdString, nextIds, nextIdAsync, configure, Snowflake, TestClock } = snowflakes;
   return {
-    nextId,
-    nextIdString,
-    nextIds,
-    nextIdAsync,
-    configure,
-    Snowflake,
-    TestClock,
+    ...snowflakes.api,
     ulid,
     uuidv7,
     uuidv4,

@@ -46,8 +46,9 @@ export const SNOWFLAKE_NAMES = Object.freeze(['nextId', 'nextIdString', 'nextIds
  * (api.js) takes it. `shared` holds what createApi shares with the rest
  * of the API: the core's constants `C`, and the parts made by
  * createOptions, createSources and createAt; each is made here when absent.
- * Gives the public functions, and `defaultDecoder()`: the default
- * generator's decoder, or undefined before it exists.
+ * Gives `api`, the public functions (SNOWFLAKE_NAMES), and
+ * `defaultDecoder()`: the default generator's decoder, or undefined before
+ * it exists.
  */
 export function createSnowflakes(backend, host, shared = {}) {
   const C = shared.C ?? deepFreeze(JSON.parse(backend.constants()));
@@ -201,13 +202,7 @@ export function createSnowflakes(backend, host, shared = {}) {
   }
 
   return {
-    nextId,
-    nextIdString,
-    nextIds,
-    nextIdAsync,
-    configure,
-    Snowflake,
-    TestClock,
+    api: { nextId, nextIdString, nextIds, nextIdAsync, configure, Snowflake, TestClock },
     defaultDecoder: () => def?.decode,
   };
 }

@@ -170,10 +170,8 @@ function over(w) {
   };
 }
 
-let api = null;
-
 /** configure(), nextId() and the rest over the Snowflake module, built at the first call that needs them. */
 export function snowflakeApi() {
-  api ??= built.snowflakes = createSnowflakes(snowflakeBackend(), browserHost);
-  return api;
+  built.snowflakes ??= createSnowflakes(snowflakeBackend(), browserHost);
+  return built.snowflakes.api;
 }
