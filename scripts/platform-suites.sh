@@ -49,10 +49,10 @@ JSON
   [ -f "$dir/node_modules/snowmint-$p/snowmint.$p.node" ] || fail "npm did not install snowmint-$p"
   cp -r "$ROOT/tests/node" "$ROOT/tests/vectors" "$dir/tests/"
   for f in local.test.js cluster-worker.js harness.js servers.js clients.js; do
-    sed -e "s#'\.\./\.\./npm/src/node\.js'#'snowmint'#" -e "s#'\.\./\.\./npm/src/lease/index\.js'#'snowmint/lease'#" \
+    sed -e "s#'\.\./\.\./npm/entries/node\.js'#'snowmint'#" -e "s#'\.\./\.\./npm/src/lease/index\.js'#'snowmint/lease'#" \
       "$ROOT/tests/lease/$f" >"$dir/tests/lease/$f"
   done
-  ! grep -n "npm/src" "$dir"/tests/lease/*.js || fail "a lease test still imports the repository's sources"
+  ! grep -nE "npm/(src|entries)" "$dir"/tests/lease/*.js || fail "a lease test still imports the repository's sources"
 }
 
 # loaded NODE DIR: the backend, the platform and the binary the root entry loads in DIR.
