@@ -60,7 +60,10 @@ function over(w) {
   };
   const info = () => new Float64Array(w.memory.buffer, w.info(), 9);
   const ids = (count) => new BigUint64Array(w.memory.buffer, w.ids(), count);
-  const setSpec = (spec) => new Float64Array(w.memory.buffer, w.spec(), 17).set(specArgs(C, spec));
+  const setSpec = (spec) => {
+    const args = specArgs(C, spec);
+    new Float64Array(w.memory.buffer, w.spec(), args.length).set(args);
+  };
   /** The layout a call wrote (snowflake.rs write_layout). */
   const layout = () => {
     const [timeBits, workerBits, sequenceBits, unitMs, epoch, order, lowBits, high, low] = info();
