@@ -322,7 +322,9 @@ END $$;
 -- The next UUIDv7 of this session: RFC 9562 §6.2 method 1 with the core's
 -- 42-bit counter (core V7Generator): the counter + 1 within a millisecond,
 -- a fresh random 41-bit start in a new one; the next millisecond when it
--- is used up or the clock stands behind the last one.
+-- is used up or the clock stands behind the last one. Written for speed:
+-- the state is written by assignment, as PERFORM would run a whole query
+-- (measured on 18: 7.5 against 10.5 µs a call).
 CREATE OR REPLACE FUNCTION snowmint._uuidv7_hex() RETURNS text
 LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
 DECLARE
@@ -346,7 +348,7 @@ BEGIN
     END IF;
     counter := snowmint._hex(substr(r, 1, 11)) >> 3; -- 41 random bits
   END IF;
-  PERFORM set_config('snowmint_state.uuidv7', last_ms || ',' || counter, false);
+  state := set_config('snowmint_state.uuidv7', last_ms || ',' || counter, false);
   RETURN snowmint._v7_hex(last_ms, counter >> 30, ((counter & 1073741823) << 32) | snowmint._hex(substr(r, 21, 8)));
 END $$;
 
@@ -398,7 +400,7 @@ BEGIN
     hi := snowmint._hex(substr(r, 1, 10));
     lo := snowmint._hex(substr(r, 11, 10));
   END IF;
-  PERFORM set_config('snowmint_state.ulid', last_ms || ',' || hi || ',' || lo, false);
+  state := set_config('snowmint_state.ulid', last_ms || ',' || hi || ',' || lo, false);
   RETURN snowmint._b32(last_ms, 10, true) || snowmint._b32(hi, 8, true) || snowmint._b32(lo, 8, true);
 END $$;
 
