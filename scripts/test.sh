@@ -35,13 +35,19 @@ else
   done
 fi
 passed=0
+times=()
 for f in "${suites[@]}"; do
   say "test.d/$(basename "$f")"
-  if bash "$f"; then passed=$((passed + 1)); else
-    echo "FAILED: test.d/$(basename "$f")"
+  start=$SECONDS
+  if bash "$f"; then
+    passed=$((passed + 1))
+    times+=("$(suite_of "$f") $((SECONDS - start))s")
+  else
+    echo "FAILED: test.d/$(basename "$f") after $((SECONDS - start))s"
     echo "suites: $passed passed, 1 failed"
     exit 1
   fi
 done
 echo
-echo "suites: $passed passed, 0 failed"
+echo "suite times: ${times[*]}"
+echo "suites: $passed passed, 0 failed in ${SECONDS}s"
