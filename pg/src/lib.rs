@@ -17,6 +17,9 @@
 //! generators), and `next_id()` refuses to mint: sessions sharing a worker
 //! ID could mint the same Snowflake.
 //!
+//! Restarts: those streams go on after every ID minted before a restart
+//! or a crash, even with the clock stepped back across it (`bound.rs`).
+//!
 //! Errors: SQLSTATE 22023 (22P02 for a malformed ID, 22008 for a time
 //! outside the ID's range), message "<the core's code>: <the core's message>".
 
@@ -26,18 +29,20 @@ use std::fmt::Display;
 use pgrx::datum::{TimestampWithTimeZone, Uuid as PgUuid};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
 use pgrx::lwlock::PgLwLock;
+use pgrx::pg_shmem_init;
 use pgrx::prelude::*;
 use pgrx::shmem::PGRXSharedMemory;
-use pgrx::{JsonB, pg_shmem_init};
 use rand_core::Rng;
-use serde_json::{Map, Value, json};
+use snowmint_core::Error;
 use snowmint_core::at::{Pick, TimedKind};
 use snowmint_core::clock::{Clock, SystemClock};
 use snowmint_core::random::PooledOsRng;
 use snowmint_core::snowflake::{AtomicSnowflake, Layout, Preset};
 use snowmint_core::ulid::{Ulid, UlidGenerator};
 use snowmint_core::uuid::{Uuid, V7Generator};
-use snowmint_core::{Error, Id, Kind};
+
+mod bound;
+mod decode;
 
 ::pgrx::pg_module_magic!(name, version);
 
@@ -63,6 +68,7 @@ struct Shared {
     ulid: UlidGenerator,
     v7: V7Generator,
     slots: [Slot; SLOTS],
+    bound: bound::Bound,
 }
 
 impl Default for Shared {
@@ -71,6 +77,7 @@ impl Default for Shared {
             ulid: UlidGenerator::new(),
             v7: V7Generator::new(),
             slots: std::array::from_fn(|_| Slot::default()),
+            bound: bound::Bound::default(),
         }
     }
 }
@@ -132,6 +139,12 @@ fn raise(code: &str, message: impl Display) -> ! {
         _ => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
     };
     ereport!(ERROR, state, format!("{code}: {message}"));
+}
+
+/// The value, or the bound file's error raised (`bound.rs`): an ID is
+/// handed out only once the bound on disk lies past it.
+fn stored<T>(r: Result<T, String>) -> T {
+    r.unwrap_or_else(|e| raise("ERR_BOUND_FILE", e))
 }
 
 /// The value, or the core's error raised.
@@ -265,7 +278,11 @@ fn next_id() -> i64 {
                     format!("this server mints for at most {SLOTS} layouts and worker IDs at once"),
                 )
             };
-            let generator = ok(AtomicSnowflake::new(layout, worker, SystemClock));
+            let floor = stored(shared.bound.floor_ms());
+            let mut generator = ok(AtomicSnowflake::new(layout, worker, SystemClock));
+            if floor > 0 {
+                generator = ok(generator.resume_after(floor - 1));
+            }
             shared.slots[i] = Slot {
                 used: true,
                 preset: preset as u8,
@@ -280,7 +297,12 @@ fn next_id() -> i64 {
         .generator
         .as_ref()
         .expect("a used slot has a generator");
-    bigint(ok(generator.next()))
+    let id = ok(generator.next());
+    let ms = generator
+        .high_water_ms()
+        .expect("a generator that minted has a tick");
+    stored(shared.bound.cover(ms));
+    bigint(id)
 }
 
 /// The Snowflake of snowmint.worker_id at `ts` with `seq` (JS: `new Snowflake(o).at(time, { sequence })`).
@@ -302,18 +324,26 @@ fn next_id_at(ts: TimestampWithTimeZone, seq: default!(i32, 0)) -> i64 {
 
 fn ulid_now() -> Ulid {
     if preloaded() {
-        let mut rng = PooledOsRng;
-        let now = SystemClock.now_ms();
-        return ok(SHARED.exclusive().ulid.generate(now, &mut rng));
+        let mut shared = SHARED.exclusive();
+        let now = SystemClock.now_ms().max(stored(shared.bound.floor_ms()));
+        let id = ok(shared.ulid.generate(now, &mut PooledOsRng));
+        stored(shared.bound.cover(id.timestamp_ms()));
+        return id;
     }
     ok(snowmint_core::new_ulid())
 }
 
 fn uuidv7_now() -> Uuid {
     if preloaded() {
-        let mut rng = PooledOsRng;
-        let now = SystemClock.now_ms();
-        return ok(SHARED.exclusive().v7.generate(now, &mut rng));
+        let mut shared = SHARED.exclusive();
+        let now = SystemClock.now_ms().max(stored(shared.bound.floor_ms()));
+        let id = ok(shared.v7.generate(now, &mut PooledOsRng));
+        stored(
+            shared
+                .bound
+                .cover(id.timestamp_ms().expect("a UUIDv7 has a time") as u64),
+        );
+        return id;
     }
     ok(snowmint_core::new_uuid_v7())
 }
@@ -412,123 +442,4 @@ fn ulid_to_uuid(id: &str) -> PgUuid {
 #[pg_extern(immutable, parallel_safe, strict)]
 fn uuid_to_ulid(id: PgUuid) -> String {
     Ulid::from_uuid(core_uuid(id)).to_text().to_string()
-}
-
-// ------------------------------------------------------------ decode
-
-/// The JS decode record of any ID text (its kind told from its shape);
-/// a decimal Snowflake read in the session's layout or `preset`'s.
-#[pg_extern(stable, parallel_safe)]
-fn decode(id: &str, preset: default!(Option<&str>, "NULL")) -> JsonB {
-    JsonB(record(ok(Id::parse(id, None)), preset))
-}
-
-#[pg_extern(stable, parallel_safe, name = "decode")]
-fn decode_bigint(id: i64, preset: default!(Option<&str>, "NULL")) -> JsonB {
-    // A negative one read as its decimal text, as JS decode(-5n) reads it.
-    let id = ok(Id::parse(&id.to_string(), Some(Kind::Snowflake)));
-    JsonB(record(id, preset))
-}
-
-#[pg_extern(immutable, parallel_safe, strict, name = "decode")]
-fn decode_uuid(id: PgUuid) -> JsonB {
-    JsonB(record(Id::Uuid(core_uuid(id)), None))
-}
-
-/// Unix ms and the JS Date's ISO text of them.
-fn time_fields(out: &mut Map<String, Value>, ms: i64) {
-    out.insert("timestamp".into(), json!(ms));
-    out.insert("date".into(), json!(iso(ms)));
-}
-
-/// `new Date(ms).toISOString()`.
-fn iso(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    // Civil date of a day count (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    let year = if (0..=9999).contains(&y) {
-        format!("{y:04}")
-    } else {
-        format!("{y:+07}")
-    };
-    format!(
-        "{year}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    )
-}
-
-/// The JS decode record of an ID.
-fn record(id: Id, preset_arg: Option<&str>) -> Value {
-    let f = id.fields();
-    let mut out = Map::new();
-    out.insert("kind".into(), json!(id.kind().name()));
-    match id.kind() {
-        Kind::Snowflake => {
-            let value = f.snowflake.expect("a Snowflake has its value");
-            let (preset, layout) = layout(preset_arg);
-            let d = ok(layout.decode(value));
-            out.insert("id".into(), json!(value.to_string()));
-            time_fields(&mut out, d.timestamp_ms as i64);
-            out.insert("workerId".into(), json!(d.worker_id));
-            out.insert("sequence".into(), json!(d.sequence));
-            if preset_arg.is_some() {
-                // As JS decode(id, { preset }) names it.
-                out.insert("preset".into(), json!(preset.name()));
-            }
-            if let Some((high, h, low, l)) = d.worker_parts {
-                let mut parts = Map::new();
-                parts.insert(high.into(), json!(h));
-                parts.insert(low.into(), json!(l));
-                out.insert("parts".into(), Value::Object(parts));
-            }
-        }
-        kind => {
-            let hex = f.hex.map(|h| h.to_string());
-            match kind {
-                Kind::Ulid => {
-                    out.insert("random".into(), json!(hex));
-                }
-                Kind::Ksuid => {
-                    out.insert("payload".into(), json!(hex));
-                }
-                Kind::ObjectId => {
-                    out.insert("random".into(), json!(hex));
-                    out.insert("counter".into(), json!(f.counter));
-                }
-                Kind::TypeId => {
-                    out.insert("prefix".into(), json!(f.prefix));
-                }
-                _ => {}
-            }
-            if let Some(u) = f.uuid {
-                out.insert("uuid".into(), json!(u.to_text().to_string()));
-            }
-            if kind == Kind::Uuid {
-                out.insert("version".into(), json!(f.version));
-                out.insert("variant".into(), json!(f.variant.map(|v| v.name())));
-                if let Some(c) = f.clock_seq {
-                    out.insert("clockSeq".into(), json!(c));
-                }
-                if let Some(n) = f.node {
-                    out.insert("node".into(), json!(n.to_string()));
-                }
-            }
-            if let Some(ms) = f.timestamp_ms {
-                time_fields(&mut out, ms);
-            }
-        }
-    }
-    Value::Object(out)
 }

@@ -8,7 +8,7 @@
 # second version), unpacked once into the cache.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/scripts/platforms.sh" # CACHE
-apt_install postgresql postgresql-contrib postgresql-server-dev-15 libclang-dev
+apt_install postgresql postgresql-contrib postgresql-server-dev-15 libclang-dev faketime # faketime: a restart with the clock stepped back
 id -u postgres >/dev/null
 
 PGRX_VERSION=$(awk -F'"' '/^pgrx = /{ print $2; exit }' "$ROOT/pg/Cargo.toml")

@@ -314,5 +314,39 @@ export function databaseTests(db) {
         last = ids.at(-1);
       }
     });
+
+    test('a crash and a restart with the clock 3 s behind (libfaketime) mint after every earlier ID, or refuse', async () => {
+      await q('SET snowmint.worker_id = 4');
+      // Mint for a while first, so that the clock 3 s back falls among the minted ticks.
+      const before = [];
+      for (const end = Date.now() + 1500; Date.now() < end; ) {
+        before.push(...(await q(`SELECT snowmint.next_id()::text AS s, ${db.ulid('snowmint.ulid()')} AS u, snowmint.uuidv7()::text AS v FROM generate_series(1, 500)`)));
+      }
+      await client.end();
+      server.restart({ immediate: true, clock: '-3s' });
+      try {
+        client = await server.connect(db.user ?? 'postgres');
+        await q('SET snowmint.worker_id = 4');
+        const seen = new Set(before.map((r) => r.s));
+        let after;
+        try {
+          after = await q('SELECT snowmint.next_id()::text AS s FROM generate_series(1, 2000)');
+        } catch (e) {
+          assert.match(e.message, /^ERR_CLOCK_BACKWARDS: /);
+        }
+        for (const r of after ?? []) assert.ok(!seen.has(r.s), `next_id() ${r.s} was minted before the crash`);
+        if (after) assert.ok(BigInt(after[0].s) > BigInt(before.at(-1).s), `next_id(): ${before.at(-1).s} then ${after[0].s}`);
+        if (db.acrossSessions) {
+          // The extension's ULID and UUIDv7 streams go on after the bound it wrote before the crash.
+          const [r] = await q(`SELECT ${db.ulid('snowmint.ulid()')} AS u, snowmint.uuidv7()::text AS v`);
+          assert.ok(r.u > before.at(-1).u, `ulid(): ${before.at(-1).u} then ${r.u}`);
+          assert.ok(r.v > before.at(-1).v, `uuidv7(): ${before.at(-1).v} then ${r.v}`);
+        }
+      } finally {
+        await client.end();
+        server.restart();
+        client = await server.connect(db.user ?? 'postgres');
+      }
+    });
   });
 }

