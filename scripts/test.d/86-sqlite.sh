@@ -25,3 +25,13 @@ echo "  typings: snowmint/sqlite type-checks from ESM and CommonJS"
 
 say "node --test tests/sqlite/"
 SNOWMINT_NODE_SQLITE="$CACHE/node/gnu-x64-24.21.0/bin/node" node --test --test-concurrency=1 tests/sqlite/
+
+# The benchmark cannot rot: a smoke run (2,000 rows) must write every row.
+say "bench/database/sqlite.js smoke run"
+out=$(mktemp -d)
+trap 'rm -rf "$tmp" "$out"' EXIT
+node bench/database/sqlite.js --rows 2000 --runs 1 --out "$out/results.md" >/dev/null
+for key in "snowmint_next_id()" "snowmint_uuidv7()" "snowmint_ulid()" "lower(hex(randomblob(16)))" "rowid (INTEGER PRIMARY KEY)"; do
+  grep -qF "| $key |" "$out/results.md" || { echo "results.md has no row for $key"; exit 1; }
+done
+echo "bench/database/sqlite.js smoke: every key default written"
