@@ -19,8 +19,9 @@
 //! its ISO text) and `snowmint_configure(worker_id[, preset])`.
 //!
 //! Errors: `sqlite3_result_error` with "<the core's code>: <its message>";
-//! a panic is caught by rusqlite's callback wrapper and reported as an
-//! error, never unwound into SQLite.
+//! a panic in a function is caught by rusqlite's callback wrapper and
+//! reported as an error, one in the entry point by [`init`]: never unwound
+//! into SQLite.
 
 use std::ffi::{c_char, c_int};
 use std::fmt::{Display, Write as _};
@@ -120,8 +121,22 @@ pub unsafe fn init(
         return ffi::SQLITE_ERROR;
     }
     let _ = SOURCE.set(source);
-    // SAFETY: as the caller's.
-    unsafe { Connection::extension_init2(db, pz_err_msg, p_api, register) }
+    // Registration allocates and could panic: never unwind into the loader.
+    let registered = std::panic::catch_unwind(|| {
+        // SAFETY: as the caller's.
+        unsafe { Connection::extension_init2(db, pz_err_msg, p_api, register) }
+    });
+    registered.unwrap_or_else(|_| {
+        // SAFETY: as above.
+        unsafe {
+            set_error(
+                pz_err_msg,
+                p_api,
+                "ERR_INTERNAL: snowmint's SQLite extension panicked while registering its functions",
+            )
+        };
+        ffi::SQLITE_ERROR
+    })
 }
 
 /// `*pz_err_msg = sqlite3_malloc'd copy of message` through `p_api` (not
