@@ -6,7 +6,7 @@
 // with the core's code and message.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -265,4 +265,24 @@ test('bad input: the core code and message, as the JS API throws them', () => {
     /unsafe use of snowmint_configure/,
   );
   sm.configure({ workerId: 77 });
+});
+
+test('a second SQLite library in the process is refused, and the first keeps working', () => {
+  // Another copy of better-sqlite3's addon is another SQLite library (as node:sqlite's would be).
+  const require = createRequire(import.meta.url);
+  const binding = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
+  const dir = mkdtempSync(path.join(tmpdir(), 'snowmint-sqlite-copy-'));
+  try {
+    copyFileSync(binding, path.join(dir, 'copy.node'));
+    const other = new Database(':memory:', { nativeBinding: path.join(dir, 'copy.node') });
+    assert.match(
+      errorOf(() => other.loadExtension(extensionPath)),
+      /ERR_INVALID_OPTION: snowmint's SQLite extension is already loaded into another SQLite library of this process/,
+    );
+    other.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.equal(sm.decode(one('SELECT snowmint_ulid()')).kind, 'ulid');
+  assert.equal(sm.decode(one('SELECT snowmint_next_id()')).workerId, 77);
 });
