@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use rusqlite::Connection;
 pub use rusqlite::ffi;
 use rusqlite::functions::{Context, FunctionFlags};
-use rusqlite::types::ValueRef;
+use rusqlite::types::{Value, ValueRef};
 use snowmint::at::{Pick, TimedKind, new_text_at};
 use snowmint::snowflake::{Layout, Preset};
 use snowmint::{Error as CoreError, Id, Kind, TextKind};
@@ -176,21 +176,49 @@ fn register(db: Connection) -> SqlResult<bool> {
     let mint = utf8 | FunctionFlags::SQLITE_INNOCUOUS;
     // Changes the connection-wide state: only from top-level SQL.
     let setting = utf8 | FunctionFlags::SQLITE_DIRECTONLY;
-    db.create_scalar_function("snowmint_next_id", 0, mint, |_| next_id())?;
-    db.create_scalar_function("snowmint_next_id_at", 1, mint, next_id_at)?;
-    db.create_scalar_function("snowmint_next_id_at", 2, mint, next_id_at)?;
-    db.create_scalar_function("snowmint_ulid", 0, mint, |_| text(TextKind::Ulid))?;
-    db.create_scalar_function("snowmint_uuidv7", 0, mint, |_| text(TextKind::UuidV7))?;
-    db.create_scalar_function("snowmint_ulid_at", 1, mint, |c| text_at(c, TimedKind::Ulid))?;
-    db.create_scalar_function("snowmint_uuidv7_at", 1, mint, |c| {
-        text_at(c, TimedKind::UuidV7)
-    })?;
-    db.create_scalar_function("snowmint_decode", 1, mint, decode)?;
-    db.create_scalar_function("snowmint_decode", 2, mint, decode)?;
-    db.create_scalar_function("snowmint_configure", 1, setting, configure)?;
-    db.create_scalar_function("snowmint_configure", 2, setting, configure)?;
+    // One function type for all: rusqlite's callback wrapper is compiled once (the addon's size).
+    let functions: [(&str, c_int, FunctionFlags, SqlFn); 11] = [
+        ("snowmint_next_id", 0, mint, |_| {
+            next_id().map(Value::Integer)
+        }),
+        ("snowmint_next_id_at", 1, mint, |c| {
+            Ok(or_null(next_id_at(c)?.map(Value::Integer)))
+        }),
+        ("snowmint_next_id_at", 2, mint, |c| {
+            Ok(or_null(next_id_at(c)?.map(Value::Integer)))
+        }),
+        ("snowmint_ulid", 0, mint, |_| text(TextKind::Ulid)),
+        ("snowmint_uuidv7", 0, mint, |_| text(TextKind::UuidV7)),
+        ("snowmint_ulid_at", 1, mint, |c| text_at(c, TimedKind::Ulid)),
+        ("snowmint_uuidv7_at", 1, mint, |c| {
+            text_at(c, TimedKind::UuidV7)
+        }),
+        ("snowmint_decode", 1, mint, |c| {
+            Ok(or_null(decode(c)?.map(Value::Text)))
+        }),
+        ("snowmint_decode", 2, mint, |c| {
+            Ok(or_null(decode(c)?.map(Value::Text)))
+        }),
+        ("snowmint_configure", 1, setting, |c| {
+            configure(c).map(Value::Integer)
+        }),
+        ("snowmint_configure", 2, setting, |c| {
+            configure(c).map(Value::Integer)
+        }),
+    ];
+    for (name, n_arg, flags, f) in functions {
+        db.create_scalar_function(name, n_arg, flags, f)?;
+    }
     // Not persistent: registered on each connection that loads it.
     Ok(false)
+}
+
+/// A SQL function: its arguments in, a value (NULL, INTEGER or TEXT) out.
+type SqlFn = fn(&Context<'_>) -> SqlResult<Value>;
+
+/// NULL for None.
+fn or_null(v: Option<Value>) -> Value {
+    v.unwrap_or(Value::Null)
 }
 
 fn i64_of(id: u64) -> SqlResult<i64> {
@@ -257,19 +285,19 @@ fn text_arg<'a>(c: &'a Context<'_>, i: usize, what: &str) -> SqlResult<Option<&'
     }
 }
 
-fn text(kind: TextKind) -> SqlResult<String> {
+fn text(kind: TextKind) -> SqlResult<Value> {
     let mut out = String::new();
     snowmint::mint_texts(kind, 1, &mut out)
         .map_err(|e| sql_err(e.into()))
-        .map(|_| out)
+        .map(|_| Value::Text(out))
 }
 
-fn text_at(c: &Context<'_>, kind: TimedKind) -> SqlResult<Option<String>> {
+fn text_at(c: &Context<'_>, kind: TimedKind) -> SqlResult<Value> {
     let Some(ms) = uint_arg(c, 0, "time (Unix ms)")? else {
-        return Ok(None);
+        return Ok(Value::Null);
     };
     let t = new_text_at(kind, ms, Pick::Any, "").map_err(|e| sql_err(e.into()))?;
-    Ok(Some(t.to_string()))
+    Ok(Value::Text(t.to_string()))
 }
 
 fn no_worker_id() -> Failure {
