@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { extensionPath } from '../../npm/src/sqlite.js';
 import { jsError, PRESETS, plain, STANDALONE, sm, vectors, wasm } from './common.js';
 
@@ -134,4 +135,32 @@ test('3 shell processes x 2000 rows into one file, each its own worker ID: no du
   assert.equal(new Set(ids.map(([, id]) => id)).size, 6000);
   for (let i = 1; i < ids.length; i++) if (ids[i][0] === ids[i - 1][0]) assert.ok(ids[i - 1][1] < ids[i][1]);
   for (const [p, id] of ids) assert.equal(sm.decode(id).workerId, p);
+});
+
+test('the standalone file in one process: every connection shares its generator, apart from the addon', () => {
+  const [a, b] = [new Database(':memory:'), new Database(':memory:')];
+  try {
+    for (const db of [a, b]) {
+      db.defaultSafeIntegers(true);
+      db.loadExtension(STANDALONE);
+    }
+    // Configured through one connection, minting through both: one generator, its IDs in call order.
+    a.prepare("SELECT snowmint_configure(600, 'discord')").get();
+    const [sa, sb] = [a, b].map((db) => db.prepare('SELECT snowmint_next_id()').pluck());
+    const ids = [];
+    for (let i = 0; i < 3000; i++) ids.push(i % 2 ? sa.get() : sb.get());
+    for (let i = 1; i < ids.length; i++) assert.ok(ids[i - 1] < ids[i], `${ids[i - 1]} then ${ids[i]}`);
+    assert.equal(sm.decode(ids[0], { preset: 'discord' }).workerId, 600);
+    // The addon (nextId()'s generator) is another library with a generator of its own.
+    sm.configure({ workerId: 601 });
+    const c = new Database(':memory:');
+    c.defaultSafeIntegers(true);
+    c.loadExtension(extensionPath);
+    assert.equal(sm.decode(c.prepare('SELECT snowmint_next_id()').pluck().get()).workerId, 601);
+    assert.equal(sm.decode(sa.get(), { preset: 'discord' }).workerId, 600);
+    c.close();
+  } finally {
+    a.close();
+    b.close();
+  }
 });
