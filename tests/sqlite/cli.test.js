@@ -2,7 +2,9 @@
 // with feature `extension`) in Debian's sqlite3 shell, where the Node addon
 // cannot load: the same functions, the same IDs as the JS API for the same
 // time, worker and sequence, the same decode records and errors, and
-// concurrent shell processes on one database file without a duplicate.
+// concurrent shell processes on one database file without a duplicate;
+// then in one Node process (better-sqlite3), its one generator shared by
+// every connection, apart from the addon's.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
