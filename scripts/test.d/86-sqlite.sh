@@ -9,9 +9,10 @@ source "$(dirname "$0")/../lib.sh"
 source "$ROOT/scripts/platforms.sh" # CACHE
 cd "$ROOT"
 
-say "sqlite/: cargo test, clippy -D warnings with feature extension"
+say "sqlite/: cargo test, clippy and doc -D warnings with feature extension"
 cargo test -q --release -p snowmint-sqlite 2>&1 | tail -n 3
 cargo clippy -q --release -p snowmint-sqlite --features extension --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc -q -p snowmint-sqlite --no-deps --features extension
 
 say "snowmint/sqlite's declarations: tsc --noEmit --strict, by name through the exports map (ESM and CommonJS)"
 tmp=$(mktemp -d)

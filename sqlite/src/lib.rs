@@ -18,7 +18,7 @@
 //! the JS decode record's fields, a Snowflake's `id` as a string, `date` as
 //! its ISO text) and `snowmint_configure(worker_id[, preset])`.
 //!
-//! Errors: `sqlite3_result_error` with "<the core's code>: <its message>";
+//! Errors: `sqlite3_result_error` with "`<the core's code>: <its message>`";
 //! a panic in a function is caught by rusqlite's callback wrapper and
 //! reported as an error, one in the entry point by [`init`]: never unwound
 //! into SQLite.
@@ -84,7 +84,7 @@ static SOURCE: OnceLock<&'static dyn Snowflakes> = OnceLock::new();
 /// one's calls: refused instead.
 static API: AtomicPtr<ffi::sqlite3_api_routines> = AtomicPtr::new(std::ptr::null_mut());
 
-/// What SQL gets for an error: SQLITE_ERROR with "<code>: <message>".
+/// What SQL gets for an error: SQLITE_ERROR with "`<code>: <message>`".
 fn sql_err(f: Failure) -> rusqlite::Error {
     rusqlite::Error::SqliteFailure(
         ffi::Error::new(ffi::SQLITE_ERROR),
