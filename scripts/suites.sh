@@ -11,6 +11,7 @@
 #   npm/src/sequence/             sequence
 #   npm/src/json.js, npm/src/json/ json
 #   sql/, pg/, tests/database/      database
+#   sqlite/, npm/src/sqlite*, tests/sqlite/  sqlite
 #   npm/package.json, packaging   pack, platforms, release
 #   scripts/release.sh            release, lint (.github/workflows/)
 #   docs/, README.md              node (the examples that need no server), lease (those that
@@ -33,6 +34,7 @@ declare -A SUITE_NEEDS=(
   [browser]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm 20-node"
   [bench-index]="10-toolchain 80-postgres |"
   [database]="10-toolchain 30-wasm 85-database | 10-entries 15-wasm 20-node"
+  [sqlite]="10-toolchain 30-wasm 86-sqlite | 10-entries 15-wasm 20-node 22-sqlite"
   [release]="10-toolchain 30-wasm 70-cross 72-node-builds 85-release | 10-entries 15-wasm 20-node 25-cross"
   [wasm-size]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm"
 )

@@ -8,7 +8,8 @@
 //! match: generators and test clocks (`snowflake`), decoding (`decode`),
 //! IDs at a given time and comparison (`at`), validation and bytes
 //! (`convert`), and the Node-only parts: expiry words (`expiry`), lease
-//! lock files (`lease`) and block sequences (`sequence`). This file keeps
+//! lock files (`lease`), block sequences (`sequence`) and the SQLite
+//! extension's entry point (`sqlite`). This file keeps
 //! the error conversion and the text kinds.
 //!
 //! Errors carry the core's `Error::code()` as the JS `code` and its Display
@@ -27,6 +28,7 @@ pub mod expiry;
 pub mod lease;
 pub mod sequence;
 pub mod snowflake;
+pub mod sqlite;
 
 /// A JS error whose `code` is a stable snowmint code.
 type Result<T> = napi::Result<T, &'static str>;

@@ -128,13 +128,13 @@ fn layout_info(l: &Layout) -> LayoutInfo {
 }
 
 /// The process-wide default generator: one per process, not per JS thread.
-static DEFAULT: RwLock<Option<Generator>> = RwLock::new(None);
+pub(crate) static DEFAULT: RwLock<Option<Generator>> = RwLock::new(None);
 
 /// How many times the default generator was installed or replaced (changed
 /// under `DEFAULT`'s write lock): every run reports it, so each JS thread
 /// sees a configure() of another thread before it hands out or decodes
 /// with the old layout.
-static GENERATION: AtomicU32 = AtomicU32::new(0);
+pub(crate) static GENERATION: AtomicU32 = AtomicU32::new(0);
 
 /// A Snowflake generator of its own, or (`None`) the process-wide default.
 #[napi]

@@ -46,6 +46,9 @@ module.exports = ${part};
 JS
 # snowmint/json stands alone (no addon, no other module).
 cjs npm/src/json.js npm/dist/json.cjs
+# snowmint/sqlite too: it throws where no addon loaded, which the shared
+# bundle must not. It requires the same addon file, which Node loads once.
+cjs npm/src/sqlite.js npm/dist/sqlite.cjs
 # Their declarations (the `types` of each `require` condition): a .d.cts cannot
 # import the .d.ts of an ES module, so these are the ESM declarations with
 # their relative imports pointed at the CommonJS files beside them.
@@ -53,6 +56,7 @@ sed "s#import('./src/lease/index.js')#import('./lease.cjs')#g" npm/index.d.ts >n
 sed "s#from '../../index.js'#from './index.cjs'#g" npm/src/lease/index.d.ts >npm/dist/lease.d.cts
 sed "s#from '../../index.js'#from './index.cjs'#g" npm/src/sequence/index.d.ts >npm/dist/sequence.d.cts
 cp npm/src/json.d.ts npm/dist/json.d.cts
+cp npm/src/sqlite.d.ts npm/dist/sqlite.d.cts
 if grep -nE "(from |import\()'\.[^']*'" npm/dist/*.d.cts | grep -v "\.cjs'"; then
   echo "a CommonJS declaration above still imports an ES module's declarations" >&2
   exit 1

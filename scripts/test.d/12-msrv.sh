@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Rust versions the manifests promise (`rust-version`) really build the
 # crates: the core (with and without its opt-in `expiry`) and the wasm binding on the workspace's version, the Node
-# binding and the lease crate on their own (File::try_lock needs 1.89). Each toolchain is installed
+# binding, the lease crate and the SQLite extension on their own (File::try_lock needs 1.89). Each toolchain is installed
 # (minimal profile) when missing; the check builds into a target dir of its own.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
@@ -18,6 +18,8 @@ check() { # check VERSION PACKAGE...
 check "$workspace" snowmint snowmint-wasm
 say "cargo +$workspace check -p snowmint --features expiry"
 CARGO_TARGET_DIR="$ROOT/target/msrv" cargo "+$workspace" check -q -p snowmint --features expiry
-[ "$(version lease/Cargo.toml)" = "$node" ] || { echo "lease/Cargo.toml and node/Cargo.toml must promise one rust-version" >&2; exit 1; }
-check "$node" snowmint-node snowmint-lease
-echo "  rust-version: $workspace (snowmint, snowmint-wasm), $node (snowmint-node, snowmint-lease)"
+for m in lease/Cargo.toml sqlite/Cargo.toml; do
+  [ "$(version $m)" = "$node" ] || { echo "$m and node/Cargo.toml must promise one rust-version" >&2; exit 1; }
+done
+check "$node" snowmint-node snowmint-lease snowmint-sqlite
+echo "  rust-version: $workspace (snowmint, snowmint-wasm), $node (snowmint-node, snowmint-lease, snowmint-sqlite)"

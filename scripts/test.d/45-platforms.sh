@@ -108,6 +108,8 @@ for p in "${PLATFORMS[@]}"; do
       extra="imports $dlls" ;;
   esac
   grep -qE '(^| )_?napi_register_module_v1$' <<<"$exports" || fail "$p does not export napi_register_module_v1"
+  # The addon is also the SQLite extension (node/src/sqlite.rs, docs/database.md#sqlite).
+  grep -qE '(^| )_?sqlite3_snowmint_init$' <<<"$exports" || fail "$p does not export sqlite3_snowmint_init"
   # Nothing of the machine that built it (scripts/build.d/25-cross.sh remaps them).
   leaked=$(strings -n 6 "$f" | grep -F -e "$ROOT" -e "$HOME" -e "${CARGO_HOME:-$HOME/.cargo}" | head -n 3 || true)
   [ -z "$leaked" ] || fail "$p embeds paths of the machine that built it: $leaked"
@@ -117,7 +119,7 @@ for p in "${PLATFORMS[@]}"; do
       [ "$id" = "@rpath/snowmint.$p.node" ] || fail "$p: install name '$id', want @rpath/snowmint.$p.node"
       extra="$extra, install name $id" ;;
   esac
-  printf '  %-18s %s, exports napi_register_module_v1, %s\n' "$p" "$format" "$extra"
+  printf '  %-18s %s, exports napi_register_module_v1 and sqlite3_snowmint_init, %s\n' "$p" "$format" "$extra"
 done
 
 for p in linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl; do app "$tmp/app-$p" "$p" "$pkgs"; done

@@ -1,8 +1,9 @@
 // The code blocks of README.md and docs/*.md, found, sorted by who runs them,
 // and run, so that no example in the documentation can rot. Used by
 // tests/node/docs-examples.test.js (every block that needs no server),
-// tests/lease/docs.test.js (Redis, etcd, ZooKeeper) and
-// tests/sequence/docs.test.js (PostgreSQL).
+// tests/lease/docs.test.js (Redis, etcd, ZooKeeper),
+// tests/sequence/docs.test.js (PostgreSQL) and tests/sqlite/docs.test.js
+// (better-sqlite3 with the SQLite extension).
 //
 // Who runs a ```js block:
 // - `<!-- not run: REASON -->` on the line above it: nobody, for that reason;
@@ -53,6 +54,8 @@ export const SERVER_OF = {
   postgres: 'postgres',
   mysql2: 'mariadb',
   'mysql2/promise': 'mariadb',
+  // Not a server: the SQLite extension, whose suite builds the file the sqlite3 shell loads.
+  'better-sqlite3': 'sqlite',
 };
 
 /** The test file that starts each server and runs the blocks that need it. */
@@ -62,6 +65,7 @@ export const RUNNER_OF = {
   zookeeper: 'tests/lease/docs.test.js',
   postgres: 'tests/sequence/docs.test.js',
   mariadb: 'tests/sequence/docs.test.js',
+  sqlite: 'tests/sqlite/docs.test.js',
 };
 
 export const DEPLOY_RUNNER = 'tests/lease/deploy.test.js';
@@ -260,11 +264,11 @@ export function resolverFor(entries) {
 
 /** The entries of the package whose root entry is `pkg` (a bare 'snowmint' or a URL of entries/node.js). */
 export function entriesOf(pkg) {
-  const names = ['snowmint', 'snowmint/json', 'snowmint/lease', 'snowmint/sequence', 'snowmint/wasm'];
+  const names = ['snowmint', 'snowmint/json', 'snowmint/lease', 'snowmint/sequence', 'snowmint/sqlite', 'snowmint/wasm'];
   if (!/^(file|data):/.test(pkg)) return Object.fromEntries(names.map((n) => [n, import.meta.resolve(n.replace(/^snowmint/, pkg))]));
   // The root entry is entries/node.js; the subpaths' entries are in src/, but snowmint/wasm's.
   const src = new URL('../src/', pkg);
-  const files = { 'snowmint/json': 'json.js', 'snowmint/lease': 'lease/index.js', 'snowmint/sequence': 'sequence/index.js', 'snowmint/wasm': '../entries/browser.js' };
+  const files = { 'snowmint/json': 'json.js', 'snowmint/lease': 'lease/index.js', 'snowmint/sequence': 'sequence/index.js', 'snowmint/sqlite': 'sqlite.js', 'snowmint/wasm': '../entries/browser.js' };
   return Object.fromEntries(names.map((n) => [n, n === 'snowmint' ? pkg : new URL(files[n], src).href]));
 }
 
