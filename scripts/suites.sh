@@ -11,6 +11,7 @@
 #   npm/src/sequence/             sequence
 #   npm/src/json.js, npm/src/json/ json
 #   sql/, pg/, tests/database/      database
+#   server/, tests/server/        server
 #   npm/package.json, packaging   pack, platforms, release
 #   scripts/release.sh            release, lint (.github/workflows/)
 #   docs/, README.md              node (the examples that need no server), lease (those that
@@ -35,6 +36,7 @@ declare -A SUITE_NEEDS=(
   [database]="10-toolchain 30-wasm 85-database | 10-entries 15-wasm 20-node"
   [release]="10-toolchain 30-wasm 70-cross 72-node-builds 85-release | 10-entries 15-wasm 20-node 25-cross"
   [wasm-size]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm"
+  [server]="10-toolchain 90-server |"
 )
 # Suites that need every platform package cross-compiled, not only this machine's.
 ALL_PLATFORMS_SUITES=" platforms runtimes release "
