@@ -93,8 +93,7 @@ pub async fn serve(ctx: Arc<ThreadCtx>, mut stream: TcpStream) {
                 Ok(None) => break,
                 Err(e) => {
                     error(&mut out, "ERR", &format!("Protocol error: {}", e.0));
-                    let _ = stream.write_all(&out).await;
-                    return;
+                    return refuse(stream, &out).await;
                 }
             }
         }
@@ -118,6 +117,27 @@ pub async fn serve(ctx: Arc<ThreadCtx>, mut stream: TcpStream) {
             _ = shutdown.wait_for(|s| *s) => return,
         }
     }
+}
+
+/// Writes the protocol error, closes the sending side, and reads (and
+/// drops) what the client still sends, for a bounded time and size:
+/// closing with unread input would reset the connection, and the client
+/// could lose the error before reading it.
+async fn refuse(mut stream: TcpStream, out: &[u8]) {
+    if stream.write_all(out).await.is_err() || stream.shutdown().await.is_err() {
+        return;
+    }
+    let mut sink = [0u8; 4096];
+    let drain = async {
+        let mut left = 1 << 20;
+        while left > 0 {
+            match stream.read(&mut sink).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left -= n.min(left),
+            }
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), drain).await;
 }
 
 /// Answers one request into `out`.
@@ -173,8 +193,17 @@ async fn command(ctx: &ThreadCtx, s: &mut Session, words: &[&[u8]], out: &mut Ve
                 ),
             }
         }
-        b"INCR" if arity(args.len() == 1, out) => {
-            if args[0].eq_ignore_ascii_case(b"snowflake") {
+        // redis-py's incr() sends INCRBY key 1.
+        b"INCR" | b"INCRBY"
+            if arity(args.len() == 1 + usize::from(&name[..] == b"INCRBY"), out) =>
+        {
+            if args.get(1).is_some_and(|by| by != b"1") {
+                error(
+                    out,
+                    "ERR",
+                    "INCRBY snowflake takes 1 only: one ID per call (ID.BATCH snowflake n for more)",
+                );
+            } else if args[0].eq_ignore_ascii_case(b"snowflake") {
                 mint(ctx, out, args[0], 1, None, Reply::Integer).await;
             } else {
                 error(
@@ -198,7 +227,7 @@ async fn command(ctx: &ThreadCtx, s: &mut Session, words: &[&[u8]], out: &mut Ve
         b"CLIENT" | b"SELECT" => out.extend_from_slice(b"+OK\r\n"),
         b"CONFIG" => config_get(s, args, out),
         b"COMMAND" => out.extend_from_slice(b"*0\r\n"),
-        b"PING" | b"ECHO" | b"AUTH" | b"ID.NEXT" | b"ID.BATCH" | b"INCR" | b"GET" => {}
+        b"PING" | b"ECHO" | b"AUTH" | b"ID.NEXT" | b"ID.BATCH" | b"INCR" | b"INCRBY" | b"GET" => {}
         _ => {
             let rest: Vec<String> = args
                 .iter()
