@@ -51,8 +51,10 @@ class Server:
         line = self.proc.stdout.readline()
         m = LINE.search(line)
         if not m:
-            err = self.proc.stderr.read() if self.proc.poll() is not None or not line else ""
             self.proc.kill()
+            _, err = self.proc.communicate()
+            if self.own_dir:
+                shutil.rmtree(self.lease_dir, ignore_errors=True)
             raise RuntimeError(f"server did not start: {line!r} {err!r}")
         http, resp, self.preset, ids = m.groups()
         self.http = f"http://{http}"
