@@ -57,21 +57,36 @@ fn run() -> Result<(), String> {
     shared.clock.check(&shared.workers);
     let clock = state::watch_clock(shared.clone());
     let mut threads = Vec::new();
+    let mut senders = Vec::new();
     for i in 0..shared.workers.len() {
-        threads.push(serve::spawn(shared.clone(), i, &listeners).map_err(|e| e.to_string())?);
+        let (thread, tx) = serve::spawn(shared.clone(), i).map_err(|e| e.to_string())?;
+        threads.push(thread);
+        senders.push(tx);
     }
-    // The ports stay open in the worker threads' copies only.
-    let (http, resp) = (addr(&listeners.http), addr(&listeners.resp));
-    drop(listeners);
+    // The acceptor and the signals share the main thread's runtime; the
+    // handlers are in place before anyone is told the server is up.
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let stop = {
+        let _in_rt = rt.enter();
+        signal()?
+    };
     println!(
-        "snowmint-server {} listening: http={http} resp={resp} preset={} worker_ids={}",
+        "snowmint-server {} listening: http={} resp={} preset={} worker_ids={}",
         env!("CARGO_PKG_VERSION"),
+        addr(&listeners.http),
+        addr(&listeners.resp),
         shared.config.preset.name(),
         ids.join(",")
     );
-    wait_for_signal()?;
+    rt.block_on(serve::accept_loop(listeners, &senders, stop))
+        .map_err(|e| e.to_string())?;
+    // The ports are closed: no new connection.
     eprintln!("snowmint-server: stopping: no new connections, finishing the requests in flight");
-    shared.shutdown.send_replace(true);
+    shared.stop();
+    drop(senders);
     for t in threads {
         let _ = t.join();
     }
@@ -79,21 +94,16 @@ fn run() -> Result<(), String> {
     release(shared)
 }
 
-/// Blocks until SIGTERM or SIGINT.
-fn wait_for_signal() -> Result<(), String> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
-    rt.block_on(async {
-        use tokio::signal::unix::{SignalKind, signal};
-        let mut term = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
-        let mut int = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
+/// Resolves at SIGTERM or SIGINT.
+fn signal() -> Result<impl std::future::Future<Output = ()>, String> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).map_err(|e| e.to_string())?;
+    let mut int = signal(SignalKind::interrupt()).map_err(|e| e.to_string())?;
+    Ok(async move {
         tokio::select! {
             _ = term.recv() => {}
             _ = int.recv() => {}
         }
-        Ok(())
     })
 }
 

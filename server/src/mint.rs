@@ -85,6 +85,8 @@ pub enum Encoding {
     Binary,
     /// RESP bulk strings.
     Bulk,
+    /// A RESP integer (a bulk string past `i64::MAX`: Discord's IDs after 2084).
+    Integer,
 }
 
 /// A refused request: a stable code, a message, and whether the client or
@@ -160,7 +162,7 @@ impl Minter<'_> {
             snowmint::typeid::check_prefix(prefix.as_bytes())
                 .map_err(|e| Failure::bad("ERR_PARSE", format!("TypeID prefix: {e}")))?;
         }
-        if let Some((code, message)) = self.shared.unready() {
+        if let Some((code, message)) = self.shared.refusal() {
             self.metrics.refused();
             return Err(Failure::unavailable(code, message));
         }
@@ -222,6 +224,11 @@ impl Minter<'_> {
                 let first = left == n && i == 0;
                 match enc {
                     Encoding::Binary => out.extend_from_slice(&id.to_be_bytes()),
+                    Encoding::Integer if id <= i64::MAX as u64 => {
+                        out.push(b':');
+                        out.extend_from_slice(snowmint::IdText::<20>::decimal(id).as_bytes());
+                        out.extend_from_slice(b"\r\n");
+                    }
                     _ => {
                         let text = snowmint::IdText::<20>::decimal(id);
                         put(out, enc, first, text.as_bytes(), unreachable_bytes)?;
@@ -272,7 +279,7 @@ fn put(
             out.extend_from_slice(text);
             out.push(b'"');
         }
-        Encoding::Bulk => {
+        Encoding::Bulk | Encoding::Integer => {
             out.push(b'$');
             out.extend_from_slice(snowmint::IdText::<20>::decimal(text.len() as u64).as_bytes());
             out.extend_from_slice(b"\r\n");
@@ -287,6 +294,24 @@ fn put(
 /// `n` IDs of a text kind from the thread's generators.
 fn texts(kind: TextKind, n: usize, enc: Encoding, out: &mut Vec<u8>) -> Result<(), Failure> {
     if enc == Encoding::Binary {
+        // ULIDs and UUIDv7s in one batch: one clock reading.
+        match kind {
+            TextKind::Ulid => {
+                let mut ids = vec![snowmint::ulid::Ulid::NIL; n];
+                snowmint::new_ulids(&mut ids).map_err(core_failure)?;
+                ids.iter()
+                    .for_each(|id| out.extend_from_slice(&id.to_bytes()));
+                return Ok(());
+            }
+            TextKind::UuidV7 => {
+                let mut ids = vec![snowmint::uuid::Uuid::NIL; n];
+                snowmint::new_uuid_v7s(&mut ids).map_err(core_failure)?;
+                ids.iter()
+                    .for_each(|id| out.extend_from_slice(&id.to_bytes()));
+                return Ok(());
+            }
+            _ => {}
+        }
         for _ in 0..n {
             let id = match kind {
                 TextKind::Ulid => Id::Ulid(snowmint::new_ulid().map_err(core_failure)?),

@@ -15,7 +15,7 @@ use tokio::net::TcpStream;
 
 use crate::http::constant_time_eq;
 use crate::mint::{Encoding, Failure, IdKind};
-use crate::resp_parse::parse;
+use crate::resp_parse::{MAX_ARGS, parse};
 use crate::serve::ThreadCtx;
 
 /// Pending output flushed before more requests are answered.
@@ -74,9 +74,12 @@ pub async fn serve(ctx: Arc<ThreadCtx>, mut stream: TcpStream) {
             match parse(&buf[used..], &mut args) {
                 Ok(Some(n)) => {
                     let req = &buf[used..used + n];
-                    let words: Vec<&[u8]> = args.iter().map(|r| &req[r.clone()]).collect();
-                    if !words.is_empty() {
-                        command(&ctx, &mut session, &words, &mut out).await;
+                    let mut words: [&[u8]; MAX_ARGS] = [&[]; MAX_ARGS];
+                    for (w, r) in words.iter_mut().zip(&args) {
+                        *w = &req[r.clone()];
+                    }
+                    if !args.is_empty() {
+                        command(&ctx, &mut session, &words[..args.len()], &mut out).await;
                     }
                     used += n;
                     if session.quit {
@@ -142,7 +145,17 @@ async fn refuse(mut stream: TcpStream, out: &[u8]) {
 
 /// Answers one request into `out`.
 async fn command(ctx: &ThreadCtx, s: &mut Session, words: &[&[u8]], out: &mut Vec<u8>) {
-    let name = words[0].to_ascii_uppercase();
+    // The command's name in capitals, on the stack (no name is longer).
+    let mut upper = [0u8; 16];
+    let len = words[0].len().min(upper.len());
+    for (u, b) in upper.iter_mut().zip(words[0]) {
+        *u = b.to_ascii_uppercase();
+    }
+    let name = if words[0].len() > upper.len() {
+        &b"?"[..]
+    } else {
+        &upper[..len]
+    };
     let args = &words[1..];
     let arity = |ok: bool, out: &mut Vec<u8>| {
         if !ok {
@@ -157,11 +170,11 @@ async fn command(ctx: &ThreadCtx, s: &mut Session, words: &[&[u8]], out: &mut Ve
         }
         ok
     };
-    if !s.authed && !matches!(&name[..], b"AUTH" | b"HELLO" | b"QUIT") {
+    if !s.authed && !matches!(name, b"AUTH" | b"HELLO" | b"QUIT") {
         error(out, "NOAUTH", "Authentication required.");
         return;
     }
-    match &name[..] {
+    match name {
         b"PING" if arity(args.len() <= 1, out) => match args.first() {
             None => out.extend_from_slice(b"+PONG\r\n"),
             Some(m) => bulk(out, m),
@@ -194,9 +207,7 @@ async fn command(ctx: &ThreadCtx, s: &mut Session, words: &[&[u8]], out: &mut Ve
             }
         }
         // redis-py's incr() sends INCRBY key 1.
-        b"INCR" | b"INCRBY"
-            if arity(args.len() == 1 + usize::from(&name[..] == b"INCRBY"), out) =>
-        {
+        b"INCR" | b"INCRBY" if arity(args.len() == 1 + usize::from(name == b"INCRBY"), out) => {
             if args.get(1).is_some_and(|by| by != b"1") {
                 error(
                     out,
@@ -289,10 +300,7 @@ async fn mint(
     }
     let mark = out.len();
     let enc = match reply {
-        Reply::Integer => {
-            out.push(b':');
-            Encoding::Lines
-        }
+        Reply::Integer => Encoding::Integer,
         Reply::Array => {
             out.extend_from_slice(format!("*{n}\r\n").as_bytes());
             Encoding::Bulk
@@ -300,22 +308,6 @@ async fn mint(
         Reply::One => Encoding::Bulk,
     };
     match minter.mint(kind, n, &prefix, enc, out).await {
-        Ok(()) if reply == Reply::Integer => {
-            // "123\n" -> "123\r\n"; a value past i64 (Discord after 2084) as a bulk string.
-            out.pop();
-            let digits = &out[mark + 1..];
-            if std::str::from_utf8(digits)
-                .ok()
-                .and_then(|d| d.parse::<i64>().ok())
-                .is_none()
-            {
-                let d = digits.to_vec();
-                out.truncate(mark);
-                bulk(out, &d);
-            } else {
-                out.extend_from_slice(b"\r\n");
-            }
-        }
         Ok(()) => {}
         Err(f) => {
             out.truncate(mark);

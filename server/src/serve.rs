@@ -1,11 +1,12 @@
 //! Thread per core: worker thread i runs a current-thread tokio runtime and
-//! mints Snowflakes only on worker i's generator. Every thread accepts from
-//! the same listening sockets (each registered in its own runtime), so a
-//! connection, with its requests, stays on the thread that accepted it:
-//! per-connection order holds for Snowflakes (one worker ID) and for the
-//! other kinds (the core's per-thread generators).
+//! mints Snowflakes only on worker i's generator. One acceptor (on the main
+//! thread) hands connections to the worker threads in turn, so the worker
+//! IDs share the load evenly; a connection, with its requests, stays on its
+//! thread: per-connection order holds for Snowflakes (one worker ID) and for
+//! the other kinds (the core's per-thread generators).
 
 use std::net::TcpListener as StdListener;
+use std::net::TcpStream as StdStream;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,7 +14,8 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use crate::metrics::ThreadMetrics;
@@ -77,24 +79,26 @@ impl Listeners {
             resp: bind(shared.config.resp, "RESP")?,
         })
     }
-
-    fn clone_for_thread(&self) -> std::io::Result<(Option<StdListener>, Option<StdListener>)> {
-        Ok((
-            self.http.as_ref().map(StdListener::try_clone).transpose()?,
-            self.resp.as_ref().map(StdListener::try_clone).transpose()?,
-        ))
-    }
 }
 
-/// Starts worker thread `index`; it returns once shutdown began and its
-/// connections finished (or the grace period ran out).
+/// A connection handed to a worker thread.
+#[derive(Debug)]
+pub enum Conn {
+    /// HTTP/1.1 or h2c.
+    Http(StdStream),
+    /// RESP.
+    Resp(StdStream),
+}
+
+/// Starts worker thread `index`, fed connections through the returned
+/// sender; the thread returns once shutdown began and its connections
+/// finished (or the grace period ran out).
 pub fn spawn(
     shared: Arc<Shared>,
     index: usize,
-    listeners: &Listeners,
-) -> std::io::Result<std::thread::JoinHandle<()>> {
-    let (http, resp) = listeners.clone_for_thread()?;
-    std::thread::Builder::new()
+) -> std::io::Result<(std::thread::JoinHandle<()>, mpsc::UnboundedSender<Conn>)> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let thread = std::thread::Builder::new()
         .name(format!("snowmint-w{index}"))
         .spawn(move || {
             let rt = tokio::runtime::Builder::new_current_thread()
@@ -103,46 +107,49 @@ pub fn spawn(
                 .expect("a tokio runtime");
             let grace = Duration::from_secs(shared.config.grace_secs);
             let ctx = Arc::new(ThreadCtx { shared, index });
-            rt.block_on(run(ctx, http, resp, grace));
-        })
+            rt.block_on(run(ctx, rx, grace));
+        })?;
+    Ok((thread, tx))
 }
 
-async fn run(
-    ctx: Arc<ThreadCtx>,
-    http: Option<StdListener>,
-    resp: Option<StdListener>,
-    grace: Duration,
-) {
-    let http = http.map(|l| TcpListener::from_std(l).expect("register the HTTP listener"));
-    let resp = resp.map(|l| TcpListener::from_std(l).expect("register the RESP listener"));
+async fn run(ctx: Arc<ThreadCtx>, mut conns: mpsc::UnboundedReceiver<Conn>, grace: Duration) {
     let mut shutdown = ctx.shared.shutdown.subscribe();
     let graceful = GracefulShutdown::new();
     let mut resp_conns = JoinSet::new();
     let builder = auto::Builder::new(TokioExecutor::new());
     loop {
-        tokio::select! {
-            accepted = accept(http.as_ref()) => {
-                let Ok((stream, _)) = accepted else { continue };
-                let _ = stream.set_nodelay(true);
+        let conn = tokio::select! {
+            conn = conns.recv() => match conn {
+                Some(c) => c,
+                None => break,
+            },
+            _ = shutdown.wait_for(|s| *s) => break,
+        };
+        match conn {
+            Conn::Http(stream) => {
+                let Ok(stream) = TcpStream::from_std(stream) else {
+                    continue;
+                };
                 let ctx = ctx.clone();
                 let svc = service_fn(move |req| crate::http::handle(ctx.clone(), req));
-                let conn = builder.serve_connection_with_upgrades(TokioIo::new(stream), svc).into_owned();
+                let conn = builder
+                    .serve_connection_with_upgrades(TokioIo::new(stream), svc)
+                    .into_owned();
                 let conn = graceful.watch(conn);
                 tokio::spawn(async move {
                     let _ = conn.await;
                 });
             }
-            accepted = accept(resp.as_ref()) => {
-                let Ok((stream, _)) = accepted else { continue };
+            Conn::Resp(stream) => {
+                let Ok(stream) = TcpStream::from_std(stream) else {
+                    continue;
+                };
                 resp_conns.spawn(crate::resp::serve(ctx.clone(), stream));
                 // Reap finished connections as we go.
                 while resp_conns.try_join_next().is_some() {}
             }
-            _ = shutdown.wait_for(|s| *s) => break,
         }
     }
-    // Stop accepting: the listeners close with this thread's copies.
-    drop((http, resp));
     let drained = async {
         graceful.shutdown().await;
         while resp_conns.join_next().await.is_some() {}
@@ -156,18 +163,52 @@ async fn run(
     }
 }
 
-async fn accept(
-    l: Option<&TcpListener>,
-) -> std::io::Result<(tokio::net::TcpStream, std::net::SocketAddr)> {
-    match l {
-        Some(l) => match l.accept().await {
-            Ok(c) => Ok(c),
-            Err(e) => {
-                // Out of file descriptors and the like: back off, keep serving.
-                tokio::time::sleep(Duration::from_millis(10)).await;
-                Err(e)
+/// Accepts on both ports until `stop` resolves, handing each connection to
+/// the next worker thread (round robin per protocol); the listeners close
+/// when it returns.
+pub async fn accept_loop(
+    listeners: Listeners,
+    workers: &[mpsc::UnboundedSender<Conn>],
+    stop: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    let http = listeners.http.map(TcpListener::from_std).transpose()?;
+    let resp = listeners.resp.map(TcpListener::from_std).transpose()?;
+    let (mut next_http, mut next_resp) = (0, 0);
+    tokio::pin!(stop);
+    loop {
+        tokio::select! {
+            accepted = accept(http.as_ref()) => {
+                if let Ok(s) = accepted {
+                    let _ = workers[next_http % workers.len()].send(Conn::Http(s));
+                    next_http += 1;
+                }
             }
-        },
-        None => std::future::pending().await,
+            accepted = accept(resp.as_ref()) => {
+                if let Ok(s) = accepted {
+                    let _ = workers[next_resp % workers.len()].send(Conn::Resp(s));
+                    next_resp += 1;
+                }
+            }
+            _ = &mut stop => return Ok(()),
+        }
+    }
+}
+
+/// The next connection, taken off this reactor (still non-blocking): the
+/// worker thread registers it with its own.
+async fn accept(l: Option<&TcpListener>) -> std::io::Result<StdStream> {
+    let Some(l) = l else {
+        return std::future::pending().await;
+    };
+    match l.accept().await {
+        Ok((s, _)) => {
+            let _ = s.set_nodelay(true);
+            s.into_std()
+        }
+        Err(e) => {
+            // Out of file descriptors and the like: back off, keep serving.
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            Err(e)
+        }
     }
 }

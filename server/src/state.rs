@@ -26,8 +26,10 @@ pub struct Shared {
     pub clock: ClockWatch,
     /// Lease checks that failed.
     pub lease_renew_failures: AtomicU64,
-    /// Set once SIGTERM (or SIGINT) arrived.
+    /// Set once SIGTERM (or SIGINT) arrived: wakes the accept loops and idle connections.
     pub shutdown: watch::Sender<bool>,
+    /// The same, for the per-request check (a watch's value sits behind a lock).
+    stopping: AtomicBool,
 }
 
 impl Shared {
@@ -42,15 +44,22 @@ impl Shared {
             clock,
             lease_renew_failures: AtomicU64::new(0),
             shutdown: watch::channel(false).0,
+            stopping: AtomicBool::new(false),
         }
     }
 
-    /// Why the server does not mint now, if it does not: every lease held,
-    /// the clock sane, not shutting down.
+    /// Why `/readyz` fails, if it does: shutting down, or [`refusal`](Self::refusal).
     pub fn unready(&self) -> Option<(&'static str, String)> {
-        if *self.shutdown.borrow() {
+        if self.stopping() {
             return Some(("ERR_SHUTTING_DOWN", "the server is shutting down".into()));
         }
+        self.refusal()
+    }
+
+    /// Why the server does not mint now, if it does not: a lease not held,
+    /// or the clock behind. (While shutting down it still answers the
+    /// requests it has, on leases it still holds.)
+    pub fn refusal(&self) -> Option<(&'static str, String)> {
         if !self.clock.ok() {
             return Some((
                 "ERR_CLOCK_BACKWARDS",
@@ -74,8 +83,15 @@ impl Shared {
     }
 
     /// Whether shutdown began.
+    #[inline]
     pub fn stopping(&self) -> bool {
-        *self.shutdown.borrow()
+        self.stopping.load(Relaxed)
+    }
+
+    /// Begins the shutdown: readiness fails, accept loops and idle connections end.
+    pub fn stop(&self) {
+        self.stopping.store(true, Relaxed);
+        self.shutdown.send_replace(true);
     }
 }
 

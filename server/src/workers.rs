@@ -84,14 +84,18 @@ impl Source {
 /// through the downward API), else the number after the last `-` of
 /// `POD_NAME` or `HOSTNAME` (a StatefulSet pod is `NAME-ORDINAL`).
 pub fn ordinal() -> Result<u64, String> {
-    if let Ok(v) = std::env::var("SNOWMINT_ORDINAL") {
+    // Empty counts as unset: a downward-API label that a cluster lacks.
+    if let Ok(v) = std::env::var("SNOWMINT_ORDINAL").map(|v| v.trim().to_string())
+        && !v.is_empty()
+    {
         return v
-            .trim()
             .parse()
             .map_err(|_| format!("SNOWMINT_ORDINAL '{v}' is not a whole number"));
     }
     for var in ["POD_NAME", "HOSTNAME"] {
-        if let Ok(name) = std::env::var(var) {
+        if let Ok(name) = std::env::var(var).map(|v| v.trim().to_string())
+            && !name.is_empty()
+        {
             return name
                 .rsplit_once('-')
                 .and_then(|(_, n)| n.parse().ok())

@@ -189,6 +189,10 @@ class Sources(unittest.TestCase):
             self.assertEqual(s.worker_ids, [6, 7])
         with Server("--lease", "ordinal", workers=1, env={"SNOWMINT_ORDINAL": "12", "HOSTNAME": "x"}) as s:
             self.assertEqual(s.worker_ids, [12])
+        # An empty SNOWMINT_ORDINAL (a pod-index label the cluster lacks) falls back to POD_NAME.
+        env = {"SNOWMINT_ORDINAL": "", "POD_NAME": "snowmint-2", "HOSTNAME": "x"}
+        with Server("--lease", "ordinal", workers=2, env=env) as s:
+            self.assertEqual(s.worker_ids, [4, 5])
         d = lease_dir()
         try:
             with Server(lease_dir=d) as a, Server(lease_dir=d) as b:
