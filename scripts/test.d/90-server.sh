@@ -13,4 +13,4 @@ cargo build -p snowmint-server
 venv="$ROOT/tmp/server-venv"
 command -v redis-benchmark >/dev/null && command -v h2load >/dev/null && command -v faketime >/dev/null \
   && "$venv/bin/python" -c 'import redis, requests' 2>/dev/null || bash scripts/setup.d/90-server.sh
-SNOWMINT_SERVER_BIN="$ROOT/target/debug/snowmint-server" "$venv/bin/python" -m unittest discover -v -s tests/server -p 'test_*.py'
+SNOWMINT_SERVER_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/snowmint-server" "$venv/bin/python" -m unittest discover -v -s tests/server -p 'test_*.py'
