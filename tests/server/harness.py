@@ -7,6 +7,7 @@ The binary is $SNOWMINT_SERVER_BIN (scripts/test.d/90-server.sh builds it).
 
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -19,6 +20,12 @@ BIN = os.environ.get("SNOWMINT_SERVER_BIN") or os.path.join(
     os.path.dirname(__file__), "..", "..", "target", "debug", "snowmint-server"
 )
 LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+# Many connections: this process and the servers it starts (which inherit
+# the limit) may open as many files as the hard limit allows.
+_, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+if _hard != resource.RLIM_INFINITY:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_hard, _hard))
+HARD_NOFILE = 1 << 20 if _hard == resource.RLIM_INFINITY else _hard
 LINE = re.compile(r"listening: http=(\S+) resp=(\S+) preset=(\S+) worker_ids=(\S+)")
 
 
