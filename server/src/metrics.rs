@@ -183,7 +183,11 @@ pub fn render(shared: &Shared) -> String {
         "Time left on each lease (+Inf: a host lock file, held until the process ends).",
     );
     for w in shared.workers.iter() {
-        let left = if w.held() { "+Inf" } else { "0" };
+        let left = match (w.held(), w.ids.seconds_left()) {
+            (false, _) => "0".to_string(),
+            (true, None) => "+Inf".to_string(),
+            (true, Some(s)) => format!("{s:.3}"),
+        };
         let _ = writeln!(
             out,
             "snowmint_lease_seconds_left{{worker_id=\"{}\"}} {left}",

@@ -240,12 +240,12 @@ impl Minter<'_> {
         Ok(())
     }
 
-    fn claim_failed(&self, e: snowmint_lease::Error) -> Failure {
-        if let snowmint_lease::Error::Lease(_) = e {
+    fn claim_failed(&self, e: crate::workers::LeaseFailure) -> Failure {
+        if e.lease {
             self.worker.lost.store(true, Relaxed);
             self.shared.lease_renew_failures.fetch_add(1, Relaxed);
         }
-        Failure::unavailable(e.code(), e.to_string())
+        Failure::unavailable(e.code, e.message)
     }
 }
 

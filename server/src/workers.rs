@@ -1,19 +1,21 @@
 //! Where the server's worker IDs come from ([`Source`]), and the generators
-//! on them ([`Worker`]): one per worker thread.
+//! on them ([`Worker`]): one per worker thread, behind [`LeasedIds`], what
+//! minting needs of any lease.
 //!
-//! Every source ends in the same place, a [`LeasedSnowflake`] of the
-//! `snowmint-lease` crate: a fixed or ordinal worker ID is still locked on
+//! Every source built so far ends in the same place, a [`LeasedSnowflake`]
+//! of the `snowmint-lease` crate: a fixed or ordinal worker ID is still locked on
 //! this host (a second process with the same ID fails with
 //! `ERR_WORKER_ID_IN_USE`, and a restart on a clock gone back resumes after
 //! the last tick minted), and `local` claims free IDs among the host's
 //! processes, Node's included. The coordinator leases (Redis, etcd,
 //! ZooKeeper) are parsed here and refused until their drivers exist.
 
+use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use snowmint::clock::MonotonicClock;
-use snowmint::snowflake::{Layout, OnBackwards};
+use snowmint::snowflake::{Claim, Layout, OnBackwards};
 use snowmint_lease::{LeaseOptions, LeasedSnowflake, LocalLease};
 
 /// Where worker IDs come from.
@@ -109,11 +111,69 @@ pub fn ordinal() -> Result<u64, String> {
     Err("--lease ordinal: none of SNOWMINT_ORDINAL, POD_NAME, HOSTNAME is set".into())
 }
 
+/// What minting needs of a leased worker ID, whatever leased it: the
+/// host's lock files ([`LeasedSnowflake`]) now; a coordinator's lease
+/// (Redis, etcd, ZooKeeper) is another implementation.
+pub trait LeasedIds: Send + Sync + fmt::Debug {
+    /// The worker ID.
+    fn worker_id(&self) -> u64;
+    /// The layout IDs are minted in.
+    fn layout(&self) -> &Layout;
+    /// Up to `max` consecutive IDs of one tick, once the lease covers them
+    /// (waiting at most for the next tick, or a clock behind by at most
+    /// the generator's bound).
+    fn claim(&self, max: u64) -> Result<Claim, LeaseFailure>;
+    /// The start (Unix ms) of the last tick minted in, or the lease's start.
+    fn high_water_ms(&self) -> Option<u64>;
+    /// Seconds until the lease lapses unless renewed; `None`: held until
+    /// the process ends (a host lock file).
+    fn seconds_left(&self) -> Option<f64> {
+        None
+    }
+    /// Frees the worker ID, recording the exact high-water mark.
+    fn release(self: Box<Self>) -> Result<(), String>;
+}
+
+/// A claim that failed: the stable code, the message, and whether the
+/// lease (rather than the clock or the layout) refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaseFailure {
+    /// `ERR_LEASE_LOST`, `ERR_CLOCK_BACKWARDS`, ...
+    pub code: &'static str,
+    /// What happened.
+    pub message: String,
+    /// The lease refused: the worker ID counts as not held until a claim succeeds.
+    pub lease: bool,
+}
+
+impl LeasedIds for LeasedSnowflake<MonotonicClock> {
+    fn worker_id(&self) -> u64 {
+        LeasedSnowflake::worker_id(self).into()
+    }
+    fn layout(&self) -> &Layout {
+        LeasedSnowflake::layout(self)
+    }
+    #[inline]
+    fn claim(&self, max: u64) -> Result<Claim, LeaseFailure> {
+        LeasedSnowflake::claim(self, max).map_err(|e| LeaseFailure {
+            code: e.code(),
+            message: e.to_string(),
+            lease: matches!(e, snowmint_lease::Error::Lease(_)),
+        })
+    }
+    fn high_water_ms(&self) -> Option<u64> {
+        LeasedSnowflake::high_water_ms(self)
+    }
+    fn release(self: Box<Self>) -> Result<(), String> {
+        LeasedSnowflake::release(*self).map_err(|e| e.to_string())
+    }
+}
+
 /// A worker thread's generator and what the readiness probe needs of it.
 #[derive(Debug)]
 pub struct Worker {
     /// The generator on the leased worker ID.
-    pub ids: LeasedSnowflake<MonotonicClock>,
+    pub ids: Box<dyn LeasedIds>,
     /// Set while the lease is lost (a claim failed with `ERR_LEASE_LOST`).
     pub lost: AtomicBool,
 }
@@ -179,7 +239,7 @@ pub fn acquire(
             })
             .map_err(|e| e.to_string())?;
         out.push(Worker {
-            ids,
+            ids: Box::new(ids),
             lost: AtomicBool::new(false),
         });
     }
