@@ -12,9 +12,10 @@ import requests
 
 from harness import HARD_NOFILE, Server
 
-# 3,000 per protocol, or what the file limit leaves room for (each end of
-# a loopback connection holds a descriptor, in this process and the server).
-IDLE = min(3000, (HARD_NOFILE - 100) // 2)
+# 5,000 per protocol (10,000 in all), or what the file limit leaves room
+# for (each end of a loopback connection holds a descriptor, in this
+# process and in the server).
+IDLE = min(5000, (HARD_NOFILE - 100) // 2)
 
 
 def worker_of(flake):
