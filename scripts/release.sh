@@ -69,7 +69,7 @@ JS
 # The workspace's version (every crate has version.workspace = true), and the
 # version of each path dependency that has one (cargo publish needs it).
 sed -i '/^\[workspace\.package\]/,/^\[/ s/^version = ".*"/version = "'"$VERSION"'"/' Cargo.toml
-for toml in core/Cargo.toml lease/Cargo.toml node/Cargo.toml wasm/Cargo.toml wasm/mint/Cargo.toml; do
+for toml in core/Cargo.toml lease/Cargo.toml node/Cargo.toml wasm/Cargo.toml wasm/mint/Cargo.toml server/Cargo.toml; do
   sed -i 's/\(path = "[^"]*", version = "\)[^"]*"/\1'"$VERSION"'"/g' "$toml"
 done
 grep -q "^version = \"$VERSION\"" Cargo.toml || { echo "Cargo.toml: no [workspace.package] version was set" >&2; exit 1; }

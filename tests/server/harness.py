@@ -1,0 +1,129 @@
+"""Starts and stops snowmint-server processes for the tests.
+
+Each server listens on free loopback ports (it is given port 0 and prints
+the ports it got) and leases worker IDs in a directory of the test's own.
+The binary is $SNOWMINT_SERVER_BIN (scripts/test.d/90-server.sh builds it).
+"""
+
+import os
+import re
+import resource
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import requests
+
+BIN = os.environ.get("SNOWMINT_SERVER_BIN") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "target", "debug", "snowmint-server"
+)
+LIBFAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1"
+# Many connections: this process and the servers it starts (which inherit
+# the limit) may open as many files as the hard limit allows.
+_, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+if _hard != resource.RLIM_INFINITY:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (_hard, _hard))
+HARD_NOFILE = 1 << 20 if _hard == resource.RLIM_INFINITY else _hard
+LINE = re.compile(r"listening: http=(\S+) resp=(\S+) preset=(\S+) worker_ids=(\S+)")
+
+
+def lease_dir():
+    """A fresh lease directory (mode 0700, as the lease checks want)."""
+    return tempfile.mkdtemp(prefix="snowmint-server-test-")
+
+
+class Server:
+    """One snowmint-server process."""
+
+    def __init__(self, *args, lease_dir=None, env=None, faketime_file=None, workers=2):
+        self.own_dir = lease_dir is None
+        self.lease_dir = lease_dir or globals()["lease_dir"]()
+        e = {k: v for k, v in os.environ.items() if not k.startswith("SNOWMINT_")}
+        e["SNOWMINT_LEASE_DIR"] = self.lease_dir
+        if faketime_file is not None:
+            # Only the wall clock moves: an NTP step does not touch CLOCK_MONOTONIC.
+            e.update(
+                LD_PRELOAD=LIBFAKETIME,
+                FAKETIME_TIMESTAMP_FILE=faketime_file,
+                FAKETIME_NO_CACHE="1",
+                FAKETIME_DONT_FAKE_MONOTONIC="1",
+            )
+        e.update(env or {})
+        argv = [BIN, "--http", "127.0.0.1:0", "--resp", "127.0.0.1:0", "--workers", str(workers), *args]
+        self.proc = subprocess.Popen(
+            argv, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        line = self.proc.stdout.readline()
+        m = LINE.search(line)
+        if not m:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+            if self.own_dir:
+                shutil.rmtree(self.lease_dir, ignore_errors=True)
+            raise RuntimeError(f"server did not start: {line!r} {err!r}")
+        http, resp, self.preset, ids = m.groups()
+        self.http = f"http://{http}"
+        self.resp_host, port = resp.rsplit(":", 1)
+        self.resp_port = int(port)
+        self.worker_ids = [int(i) for i in ids.split(",")]
+
+    def url(self, path):
+        return self.http + path
+
+    def ready(self):
+        try:
+            return requests.get(self.url("/readyz"), timeout=2).status_code == 200
+        except requests.RequestException:
+            return False
+
+    def wait(self, predicate, seconds=10, what="condition"):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if predicate():
+                return
+            time.sleep(0.05)
+        raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+
+    def metric(self, name):
+        text = requests.get(self.url("/metrics"), timeout=5).text
+        total = 0.0
+        for line in text.splitlines():
+            if line.startswith(name + " ") or line.startswith(name + "{"):
+                total += float(line.rsplit(" ", 1)[1])
+        return total
+
+    def terminate(self, timeout=15):
+        """SIGTERM; returns (exit code, stderr)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = self.proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+            raise AssertionError(f"no exit within {timeout} s of SIGTERM: {err}")
+        return self.proc.returncode, err
+
+    def kill9(self):
+        self.proc.kill()
+        self.proc.communicate()
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.communicate()
+        if self.own_dir:
+            shutil.rmtree(self.lease_dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def run(argv, timeout=120, **kw):
+    """Runs a client command; returns CompletedProcess (text)."""
+    return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, **kw)
