@@ -15,7 +15,7 @@
 #     test or a source map without its sources, every package carries both
 #     licences, publint --strict, attw (profile node16: node16 and bundler
 #     resolution; node10 is unsupported, as the README says), and
-#     `cargo publish --dry-run` of snowmint and snowmint-lease;
+#     `cargo publish --dry-run` of snowmint, snowmint-lease and snowmint-server;
 #  5. writes the package sizes into the marked regions of README.md and
 #     docs/platforms.md;
 #  6. with --publish only: publishes the platform packages, then snowmint, to
@@ -43,7 +43,7 @@ for arg in "$@"; do
 done
 prerelease=0
 [[ "$VERSION" == *-* ]] && prerelease=1
-CRATES=(snowmint snowmint-lease) # the publishable crates, in dependency order
+CRATES=(snowmint snowmint-lease snowmint-server) # the publishable crates, in dependency order
 if [ $publish = 1 ]; then
   [ -n "${NPM_REGISTRY:-}" ] || { echo "--publish needs NPM_REGISTRY (say https://registry.npmjs.org/)" >&2; exit 2; }
   [ -n "${CARGO_REGISTRY:-}" ] || { echo "--publish needs CARGO_REGISTRY (crates-io, a registry name, an index URL, or none)" >&2; exit 2; }
