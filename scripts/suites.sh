@@ -38,7 +38,7 @@ declare -A SUITE_NEEDS=(
   [sqlite]="10-toolchain 30-wasm 86-sqlite | 10-entries 15-wasm 20-node 22-sqlite"
   [release]="10-toolchain 30-wasm 70-cross 72-node-builds 85-release | 10-entries 15-wasm 20-node 25-cross"
   [wasm-size]="10-toolchain 30-wasm 60-browsers | 10-entries 15-wasm"
-  [server]="10-toolchain 90-server |"
+  [server]="10-toolchain 30-wasm 90-server | 10-entries 15-wasm 20-node"
 )
 # Suites that need every platform package cross-compiled, not only this machine's.
 ALL_PLATFORMS_SUITES=" platforms runtimes release "

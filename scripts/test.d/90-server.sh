@@ -2,8 +2,10 @@
 # snowmint-server (server/): its unit tests and docs without warnings, one
 # debug build, then tests/server/ against that binary with clients no one
 # here wrote: redis-cli, redis-benchmark, curl, h2load, Python's redis and
-# requests. Each test starts its own servers on free loopback ports with a
-# lease directory of its own, and stops them.
+# requests, and a Node process (the addon's zero-configuration nextId())
+# leasing from the servers' lease directory. Each test starts its own
+# servers on free loopback ports with a lease directory of its own, and
+# stops them.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"
 say "cargo test -p snowmint-server"
