@@ -34,17 +34,18 @@
 mod error;
 mod local;
 mod lock;
+pub mod machine;
 pub mod platform;
 
 pub use error::{Code, Error, LeaseError};
 pub use local::{
     DEFAULT_MAX_SKEW_MS, DEFAULT_WORKER_IDS, LeaseOptions, LeasedSnowflake, LocalLease, OnSkew,
-    RESERVE_MS,
 };
 pub use lock::{
     LIVE_MS, LockFile, Skew, bounds, default_dir, format_lock_file, holder_pid, in_use,
     parse_holder, parse_lock_file, resolve_dir,
 };
+pub use machine::RESERVE_MS;
 
 /// The Rust examples of docs/lease.md, run as doctests so that they cannot
 /// rot (tests/node/docs-examples.test.js checks that every file with a rust
