@@ -31,11 +31,16 @@
 //! calls. Leaving the core untouched keeps its no_std and wasm builds (and
 //! the browser bundle's size) exactly as they were.
 
+#[cfg(feature = "driver")]
+pub mod driver;
 mod error;
 mod local;
 mod lock;
 pub mod machine;
 pub mod platform;
+#[cfg(feature = "redis")]
+pub mod redis;
+pub mod redis_scripts;
 
 pub use error::{Code, Error, LeaseError};
 pub use local::{

@@ -40,7 +40,7 @@
 //!    the store extends the key if the token still holds it and records
 //!    `bound`, within [`Timing::fence_ms`]; then
 //!    [`renewed`](Machine::renewed), or [`lose`](Machine::lose) if the key
-//!    was not ours, or [`renew_failed`](Machine::renew_failed) if the store
+//!    was not ours, or [`failed`](Machine::failed) if the store
 //!    could not be reached.
 //! 3. [`promote`](Machine::promote) after each renewal and whenever
 //!    [`next_delay`](Machine::next_delay) says; renew when
@@ -384,9 +384,10 @@ impl Machine {
         fault
     }
 
-    /// A renewal could not reach the store (`why`, for messages): the lease
-    /// may still recover before its fence.
-    pub fn renew_failed(&mut self, why: impl Into<String>) {
+    /// A renewal could not reach the store, or a claim again failed (`why`,
+    /// for messages: [`expired`](Self::expired) names the last error). The
+    /// lease may still recover before its fence.
+    pub fn failed(&mut self, why: impl Into<String>) {
         self.last_error = Some(why.into());
     }
 
@@ -413,6 +414,18 @@ impl Machine {
     /// its clock is back within the limit. The driver releases and fails.
     pub fn refuses_start(&self) -> Option<&SkewFault> {
         self.skew_fault.as_ref().filter(|_| self.epoch == 0)
+    }
+
+    /// The skew beyond a refusing limit that fails every check while the
+    /// lease is held (until a renewal finds the clock within again).
+    pub fn skew_fault(&self) -> Option<&SkewFault> {
+        self.skew_fault.as_ref()
+    }
+
+    /// Whether the last renewal with readings found the clock beyond the
+    /// limit (refusing or not).
+    pub fn skewed(&self) -> bool {
+        self.skewed
     }
 
     /// A pending lease becomes held once `now_ms` has passed its start (a
