@@ -24,6 +24,23 @@
 //! # Ok::<(), snowmint_lease::Error>(())
 //! ```
 //!
+//! # The lease rules, once
+//!
+//! [`machine::Machine`] holds every rule of a worker-ID lease (claim order,
+//! high-water bounds and fencing, the wait after a store loses its data,
+//! renew pacing, clock-skew measures with their error bounds) without I/O
+//! and without reading a clock. Node's `snowmint/lease` drives it through
+//! the addon for its Redis, etcd, ZooKeeper and local leases; this crate's
+//! drivers drive it for Rust:
+//!
+//! - [`LocalLease`]: lock files on one host (its claim order and
+//!   [`RESERVE_MS`] are the machine's);
+//! - `driver::Lease` (feature `driver`): a lease with a TTL on any
+//!   `driver::Store`, async on tokio; `check(tick)` on the minting path is
+//!   synchronous and does no I/O;
+//! - `redis::RedisStore` (feature `redis`): Redis 6.2+, with the keys and
+//!   Lua scripts of [`redis_scripts`], which Node's `redisLease` sends too.
+//!
 //! A separate crate rather than a feature of `snowmint`: the core is
 //! `#![no_std]` and `#![forbid(unsafe_code)]`, builds for wasm (where its
 //! `std` feature means a browser, with no files to lock) and on Rust 1.85;
