@@ -27,6 +27,11 @@ pub enum Code {
     WorkerIdInUse,
     /// An option or variable with a value it does not take.
     InvalidOption,
+    /// The lease does not cover the tick: pending, lost, or not renewed in
+    /// time ([`Machine::expired`](crate::machine::Machine::expired)).
+    Expired,
+    /// A store did not answer in time.
+    Timeout,
 }
 
 impl Code {
@@ -42,6 +47,8 @@ impl Code {
             Code::NoWorkerId => "ERR_NO_WORKER_ID",
             Code::WorkerIdInUse => "ERR_WORKER_ID_IN_USE",
             Code::InvalidOption => "ERR_INVALID_OPTION",
+            Code::Expired => "ERR_LEASE_EXPIRED",
+            Code::Timeout => "ERR_LEASE_TIMEOUT",
         }
     }
 }
@@ -140,6 +147,8 @@ mod tests {
             Code::NoWorkerId,
             Code::WorkerIdInUse,
             Code::InvalidOption,
+            Code::Expired,
+            Code::Timeout,
         ];
         for code in all {
             assert!(

@@ -24,6 +24,23 @@
 //! # Ok::<(), snowmint_lease::Error>(())
 //! ```
 //!
+//! # The lease rules, once
+//!
+//! [`machine::Machine`] holds every rule of a worker-ID lease (claim order,
+//! high-water bounds and fencing, the wait after a store loses its data,
+//! renew pacing, clock-skew measures with their error bounds) without I/O
+//! and without reading a clock. Node's `snowmint/lease` drives it through
+//! the addon for its Redis, etcd, ZooKeeper and local leases; this crate's
+//! drivers drive it for Rust:
+//!
+//! - [`LocalLease`]: lock files on one host (its claim order and
+//!   [`RESERVE_MS`] are the machine's);
+//! - `driver::Lease` (feature `driver`): a lease with a TTL on any
+//!   `driver::Store`, async on tokio; `check(tick)` on the minting path is
+//!   synchronous and does no I/O;
+//! - `redis::RedisStore` (feature `redis`): Redis 6.2+, with the keys and
+//!   Lua scripts of [`redis_scripts`], which Node's `redisLease` sends too.
+//!
 //! A separate crate rather than a feature of `snowmint`: the core is
 //! `#![no_std]` and `#![forbid(unsafe_code)]`, builds for wasm (where its
 //! `std` feature means a browser, with no files to lock) and on Rust 1.85;
@@ -31,20 +48,26 @@
 //! calls. Leaving the core untouched keeps its no_std and wasm builds (and
 //! the browser bundle's size) exactly as they were.
 
+#[cfg(feature = "driver")]
+pub mod driver;
 mod error;
 mod local;
 mod lock;
+pub mod machine;
 pub mod platform;
+#[cfg(feature = "redis")]
+pub mod redis;
+pub mod redis_scripts;
 
 pub use error::{Code, Error, LeaseError};
 pub use local::{
     DEFAULT_MAX_SKEW_MS, DEFAULT_WORKER_IDS, LeaseOptions, LeasedSnowflake, LocalLease, OnSkew,
-    RESERVE_MS,
 };
 pub use lock::{
     LIVE_MS, LockFile, Skew, bounds, default_dir, format_lock_file, holder_pid, in_use,
     parse_holder, parse_lock_file, resolve_dir,
 };
+pub use machine::RESERVE_MS;
 
 /// The Rust examples of docs/lease.md, run as doctests so that they cannot
 /// rot (tests/node/docs-examples.test.js checks that every file with a rust

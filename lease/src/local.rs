@@ -24,7 +24,6 @@
 //!
 //! The options are in `options`, the generator in `snowflake`.
 
-use std::collections::HashMap;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
@@ -35,6 +34,7 @@ use snowmint::snowflake::{AtomicSnowflake, Layout};
 
 use crate::error::{Code, Error, LeaseError};
 use crate::lock::{self, LockFile, lock};
+use crate::machine::{RESERVE_MS, claim_order};
 use crate::platform;
 
 mod options;
@@ -42,12 +42,6 @@ mod snowflake;
 
 pub use options::{DEFAULT_MAX_SKEW_MS, DEFAULT_WORKER_IDS, LeaseOptions, OnSkew};
 pub use snowflake::LeasedSnowflake;
-
-/// How far past the current tick one write of the bound reaches: a holder
-/// minting without pause writes its lock file about once per second, and a
-/// successor after a crash waits at most this long (or takes another ID).
-/// The same as Node's local lease.
-pub const RESERVE_MS: u64 = 1000;
 
 /// A worker ID held among the processes of this machine with a lock file
 /// in the lease directory. The kernel frees the lock when the process dies,
@@ -136,7 +130,7 @@ impl<C: Clock + Clone> LocalLease<C> {
     }
 
     /// Locks a free worker ID of `range` (default [`DEFAULT_WORKER_IDS`]),
-    /// in [`claim_order`].
+    /// in [`claim_order`] (the rule every lease shares).
     fn claim_range(
         dir: &Path,
         range: Option<RangeInclusive<u32>>,
@@ -154,7 +148,8 @@ impl<C: Clock + Clone> LocalLease<C> {
             ));
         }
         let now = clock.now_ms();
-        let bounds: HashMap<u32, u64> = lock::bounds(dir, range.clone())?.into_iter().collect();
+        let bounds: std::collections::HashMap<u32, u64> =
+            lock::bounds(dir, range.clone())?.into_iter().collect();
         let order = claim_order(&range, &bounds, now, None);
         LockFile::claim_first(dir, &order)?.ok_or_else(|| {
             LeaseError::new(
@@ -381,50 +376,5 @@ impl<C: Clock + Clone> LocalLease<C> {
 impl<C: Clock + Clone> Drop for LocalLease<C> {
     fn drop(&mut self) {
         let _ = self.finish(None);
-    }
-}
-
-/// The order in which to try free worker IDs: `preferred` first (when its
-/// bound has passed), then every ID whose recorded bound the clock has
-/// passed, lowest first (small, stable IDs; no wait), then the rest by bound
-/// (the shortest wait). The rule of Node's `claimOrder` (npm/src/lease/lease.js).
-fn claim_order(
-    range: &RangeInclusive<u32>,
-    bounds: &HashMap<u32, u64>,
-    now_ms: u64,
-    preferred: Option<u32>,
-) -> Vec<u32> {
-    let bound = |id: &u32| bounds.get(id).copied().unwrap_or(0);
-    let (mut ready, mut later): (Vec<u32>, Vec<u32>) =
-        range.clone().partition(|id| bound(id) < now_ms);
-    later.sort_by_key(|id| (bound(id), *id));
-    if let Some(p) = preferred.filter(|p| range.contains(p) && bound(p) < now_ms) {
-        ready.retain(|id| *id != p);
-        ready.insert(0, p);
-    }
-    ready.append(&mut later);
-    ready
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn claim_order_prefers_passed_bounds_lowest_first_then_shortest_wait() {
-        let bounds = HashMap::from([(0, 500), (1, 50), (3, 300), (4, 200)]);
-        assert_eq!(
-            claim_order(&(0..=5), &bounds, 100, None),
-            [1, 2, 5, 4, 3, 0]
-        );
-        assert_eq!(
-            claim_order(&(0..=5), &bounds, 100, Some(5)),
-            [5, 1, 2, 4, 3, 0]
-        );
-        // A preferred ID whose bound lies ahead keeps its place.
-        assert_eq!(
-            claim_order(&(0..=5), &bounds, 100, Some(0)),
-            [1, 2, 5, 4, 3, 0]
-        );
     }
 }

@@ -26,6 +26,7 @@ pub mod convert;
 pub mod decode;
 pub mod expiry;
 pub mod lease;
+pub mod lease_machine;
 pub mod sequence;
 pub mod snowflake;
 pub mod sqlite;

@@ -1,8 +1,10 @@
 // The one lease contract behind every kind of worker-ID lease (local lock
 // files, Redis, etcd, ZooKeeper): claiming, fencing, the high-water bound, renewal,
 // re-acquisition and release. A kind only supplies a small store (see
-// `Store` below); everything that decides whether an ID may be handed out
-// lives here, once.
+// `Store` below). Everything that decides whether an ID may be handed out is
+// the lease crate's state machine (lease/src/machine.rs, through the addon's
+// LeaseMachine), which Rust's store drivers drive too; this file does the
+// I/O in the order the machine's docs give, and emits the events.
 //
 // The rule that keeps IDs unique across holders of one worker ID:
 //   every ID a holder hands out lies in a tick below `covered`, and `covered`
@@ -37,18 +39,19 @@
 // holder's clock to the store, and a store that can returns what it knows of
 // other clocks (`Readings` below): the coordinator's own time (Redis TIME, a
 // ZooKeeper znode's mtime) and the live peers' last reports. `measureSkew`
-// (skew.js) turns them into skews with error bounds, and a skew beyond `maxSkewMs`
+// (lease/src/machine/skew.rs) turns them into skews with error bounds, and a skew beyond `maxSkewMs`
 // (where even the error bound cannot explain it) either fences the lease
 // (`onSkew: 'refuse'`: check() throws ClockError ERR_CLOCK_SKEW until a later
 // renewal finds the clock within) or is reported (`'warn'`: a 'skew' event).
 //
 // Beside this file: the options every kind shares (options.js), the skew
-// options and arithmetic of the coordinator leases (skew.js), one file per store.
+// options of the coordinator leases (skew.js), one file per store.
 
 import { EventEmitter } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { ClockError, LeaseError } from '../errors.js';
-import { coordinatorSkewOptions, measureSkew } from './skew.js';
+import { makeError, LeaseError } from '../errors.js';
+import { addon } from '../addon.js';
+import { coordinatorSkewOptions, flatReadings } from './skew.js';
 
 /**
  * @typedef {object} Store  what a lease kind implements
@@ -80,29 +83,6 @@ import { coordinatorSkewOptions, measureSkew } from './skew.js';
  *   reported (`serverMs`) or, for stores without a clock, how old the report can be (`ageMaxMs`)
  */
 
-/**
- * The order in which to try free worker IDs: `preferred` first (a holder
- * re-acquiring keeps its ID when it can), then every ID whose recorded bound
- * the clock has passed, lowest first (small, stable IDs; no wait), then the
- * rest by bound (the shortest wait).
- */
-export function claimOrder({ min, max }, bounds, nowMs, preferred) {
-  const ready = [];
-  const later = [];
-  for (let id = min; id <= max; id++) {
-    const b = bounds.get(id) ?? 0;
-    if (b < nowMs) ready.push(id);
-    else later.push(id);
-  }
-  later.sort((a, b) => bounds.get(a) - bounds.get(b) || a - b);
-  const order = [...ready, ...later];
-  if (preferred !== null && preferred >= min && preferred <= max && (bounds.get(preferred) ?? 0) < nowMs) {
-    order.splice(order.indexOf(preferred), 1);
-    order.unshift(preferred);
-  }
-  return order;
-}
-
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function deadline(promise, ms, what) {
@@ -112,6 +92,20 @@ function deadline(promise, ms, what) {
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** A machine's LeaseFault or SkewReport as the error of its class (a skew's with its measure). */
+function errorOf(f) {
+  const e = makeError(f.code, f.message);
+  if (f.code === 'ERR_CLOCK_SKEW') {
+    const { workerId, skewMs, errMs, against, peers, maxSkewMs } = f;
+    Object.assign(e, { workerId, skewMs, errMs, against, peers, maxSkewMs });
+  }
+  return e;
+}
+
+/** What the machine's `check` answers (node/src/lease_machine.rs). */
+const LOST_SYNC = -1;
+const SKEWED = -2;
 
 /**
  * A worker-ID lease. Give it to a generator (`configure({ lease })`,
@@ -130,23 +124,14 @@ export class Lease extends EventEmitter {
   #clock;
   #range;
   #timing;
-  #reserveMs;
+  /** The rules (lease/src/machine.rs): every decision below is its. */
+  #m;
   #token = randomBytes(16).toString('hex');
-  #workerId = -1;
-  #resumeAfterMs = 0;
-  #covered = -Infinity;
-  #epoch = 0;
-  #state = 'new';
+  /** The error a failed step leaves, thrown as it was (a store's own error, a timeout). */
   #lastError = null;
-  #renewedAt = 0;
   #timer = null;
   #owner = null;
   #highWaterMs = null;
-  #skew;
-  /** With onSkew 'refuse': the ClockError every check throws while the clock is beyond maxSkewMs. */
-  #skewError = null;
-  /** Whether the last renewal found the clock beyond maxSkewMs (an event per episode, not per renewal). */
-  #skewed = false;
 
   /**
    * @param {Store} store
@@ -161,28 +146,29 @@ export class Lease extends EventEmitter {
     this.#clock = o.clock;
     this.#range = o.range;
     this.#timing = o.timing ?? null;
-    this.#reserveMs = o.reserveMs ?? 0;
-    this.#skew = o.skew ?? coordinatorSkewOptions({});
+    const { maxSkewMs, onSkew } = o.skew ?? coordinatorSkewOptions({});
+    const t = this.#timing;
+    this.#m = addon.leaseMachineNew(store.kind, store.where, o.range.min, o.range.max, new Float64Array(t ? [t.ttlMs, t.renewMs, t.marginMs] : []), o.reserveMs ?? 0, maxSkewMs, onSkew === 'refuse');
   }
 
   /** The leased worker ID (it can change when a lost lease is re-acquired; see `epoch`). */
   get workerId() {
-    return this.#workerId;
+    return this.#m.workerId;
   }
   /** The high-water bound recorded for this worker ID when it was claimed: mint only after it. */
   get resumeAfterMs() {
-    return this.#resumeAfterMs;
+    return this.#m.resumeAfterMs;
   }
   /** Counts acquisitions: a generator rebuilds itself when it changes. */
   get epoch() {
-    return this.#epoch;
+    return this.#m.epoch;
   }
   /**
    * 'held'; 'pending' (claimed, renewed, but its start, `resumeAfterMs`, lies
    * ahead: no check passes yet); 'lost' (re-acquiring); or 'released'.
    */
   get state() {
-    return this.#state;
+    return this.#m.state;
   }
   /** Worker IDs this lease may claim: `max + 1` must fit the generator's worker field. */
   get size() {
@@ -198,43 +184,27 @@ export class Lease extends EventEmitter {
    * the claimed IDs are dropped. Synchronous stores extend the bound here.
    */
   check(tickMs) {
-    if (this.#store.sync && this.#state !== 'released' && !(this.#state === 'held' && this.#store.held())) this.#lostSync();
-    if (this.#skewError !== null && this.#state === 'held') throw this.#skewError;
-    if (this.#state === 'held' && tickMs < this.#covered) return;
-    if (this.#state === 'released') {
-      throw new LeaseError('ERR_LEASE_RELEASED', `the lease on worker ID ${this.#workerId} was released: configure a new lease (or a workerId) to mint again`);
-    }
-    if (this.#store.sync && this.#state === 'held') {
-      this.#record(tickMs + this.#reserveMs);
-      return;
-    }
-    throw this.#expired();
+    const m = this.#m;
+    const r = m.check(tickMs, m.probes ? this.#store.held() : true);
+    if (r === 0) return;
+    if (r > 0) return this.#record(r);
+    if (r === LOST_SYNC) this.#lostSync();
+    if (r === SKEWED) throw errorOf(m.skewFault(false));
+    throw errorOf(m.refusal(r, this.#clock()));
   }
 
   /** Ties the lease to one generator; `highWaterMs()` gives its exact last tick at release. */
   bind(owner, highWaterMs) {
     if (this.#owner !== null && this.#owner !== owner) {
-      throw new LeaseError('ERR_LEASE_IN_USE', `the lease on worker ID ${this.#workerId} already drives another generator: two generators on one worker ID would mint the same IDs`);
+      throw new LeaseError('ERR_LEASE_IN_USE', `the lease on worker ID ${this.workerId} already drives another generator: two generators on one worker ID would mint the same IDs`);
     }
     this.#owner = owner;
     this.#highWaterMs = highWaterMs;
   }
 
-  #expired() {
-    const now = this.#clock();
-    if (this.#state === 'pending') {
-      return new LeaseError(
-        'ERR_LEASE_EXPIRED',
-        `worker ID ${this.#workerId} (${this.#store.kind} lease at ${this.#store.where}) is claimed but starts only after ${this.#resumeAfterMs} (in ${Math.ceil(this.#resumeAfterMs - now)} ms): its high-water bound lies ahead, or the store has none and its data is younger than one TTL, so an earlier holder may still be minting on it. Minting resumes by itself.`,
-      );
-    }
-    const since = this.#renewedAt ? `${Math.round(now - this.#renewedAt)} ms ago` : 'never';
-    const why = this.#lastError ? `; last error: ${this.#lastError.message}` : '';
-    const state = this.#state === 'lost' ? 'lost (another holder may have it now)' : 'not renewed in time';
-    return new LeaseError(
-      'ERR_LEASE_EXPIRED',
-      `worker ID ${this.#workerId} (${this.#store.kind} lease at ${this.#store.where}) is ${state}: last renewed ${since}${why}. Minting stops until the lease is re-acquired (automatic, retried every ${this.#timing?.renewMs} ms).`,
-    );
+  /** The generator's last tick, or NaN (none bound, or none minted). */
+  #ownHwm() {
+    return this.#highWaterMs?.() ?? Number.NaN;
   }
 
   /**
@@ -245,11 +215,10 @@ export class Lease extends EventEmitter {
    * generator's last tick) and the next claim mints on what it got.
    */
   #lostSync() {
-    const lostId = this.#workerId;
+    const lostId = this.workerId;
     const lost = `the lock file of worker ID ${lostId} in ${this.#store.where} was deleted or replaced (by a temp-file cleaner?): another process may hold worker ID ${lostId} now`;
-    if (this.#state === 'held') {
-      this.#state = 'lost';
-      this.#covered = -Infinity;
+    if (this.state === 'held') {
+      this.#m.lose();
       this.#lastError = new LeaseError('ERR_LEASE_LOST', lost);
       this.emit('lost', this.#lastError);
     }
@@ -257,9 +226,10 @@ export class Lease extends EventEmitter {
     let cause;
     try {
       this.acquire();
-      next = `re-acquired worker ID ${this.#workerId}; the next call mints on it`;
+      next = `re-acquired worker ID ${this.workerId}; the next call mints on it`;
     } catch (e) {
       this.#lastError = cause = e;
+      this.#m.failed(String(e?.message ?? e));
       next = `re-acquiring failed (retried on the next call): ${e.message}`;
     }
     throw new LeaseError('ERR_LEASE_LOST', `${lost}. The IDs of this call were dropped; ${next}.`, { cause });
@@ -268,52 +238,34 @@ export class Lease extends EventEmitter {
   /** Records `bound` synchronously (sync stores) and covers up to it. */
   #record(bound) {
     const sentAt = this.#clock();
-    const got = this.#store.extend(this.#workerId, this.#token, bound, sentAt);
-    if (!got) throw this.#expired();
-    if (got !== true) this.#judgeSkew(got, sentAt);
-    this.#covered = Math.max(this.#covered, bound);
+    const got = this.#store.extend(this.workerId, this.#token, bound, sentAt);
+    if (!got) throw errorOf(this.#m.refusal(0, this.#clock()));
+    const [name, flat] = got === true ? [undefined, undefined] : flatReadings(got);
+    this.#report(this.#m.recorded(bound, sentAt, this.#clock(), name, flat));
   }
 
   /**
-   * Compares the holder's clock with the readings of an extend sent at
-   * `sentAt`: beyond maxSkewMs (even allowing for the error bound), a 'skew'
-   * event, and with onSkew 'refuse' every check throws until a renewal
-   * finds the clock within again.
+   * A skew beyond maxSkewMs that a write found first in its episode: a
+   * 'skew' event, or with onSkew 'warn' and no listener a process warning.
    */
-  #judgeSkew(readings, sentAt) {
-    const { maxSkewMs, onSkew } = this.#skew;
-    const beyond = measureSkew(readings, sentAt, this.#clock())
-      .filter((m) => Math.abs(m.skewMs) - m.errMs > maxSkewMs)
-      .sort((a, b) => Math.abs(b.skewMs) - b.errMs - (Math.abs(a.skewMs) - a.errMs));
-    if (beyond.length === 0) {
-      this.#skewed = false;
-      this.#skewError = null;
-      return;
-    }
-    const [{ against, what, peers, skewMs, errMs }] = beyond;
-    const ms = Math.round(skewMs);
-    const then =
-      onSkew === 'refuse'
-        ? `Minting is refused (onSkew 'refuse'): a new lease is not granted, and a held one mints again once a renewal finds the clock within ${maxSkewMs} ms`
-        : `IDs are still minted (onSkew 'warn'), but they sort ${ms > 0 ? 'after' : 'before'} IDs minted at the same moment elsewhere`;
-    const e = new ClockError(
-      'ERR_CLOCK_SKEW',
-      `the clock of worker ID ${this.#workerId} (${this.#store.kind} lease at ${this.#store.where}) is ${Math.abs(ms)} ms ${ms > 0 ? 'ahead of' : 'behind'} ${what}, measured to within ${Math.ceil(errMs)} ms: beyond maxSkewMs ${maxSkewMs}. ${then}. Fix the host's time synchronisation (NTP, chrony).`,
-    );
-    Object.assign(e, { workerId: this.#workerId, skewMs: ms, errMs: Math.ceil(errMs), against, peers, maxSkewMs });
-    if (onSkew === 'refuse') this.#skewError = e;
-    if (this.#skewed) return;
-    this.#skewed = true;
+  #report(skew) {
+    if (!skew) return;
+    const e = errorOf(skew);
     if (this.listenerCount('skew') > 0) this.emit('skew', e);
-    else if (onSkew === 'warn') process.emitWarning(e.message, { type: 'ClockSkewWarning', code: e.code });
+    else if (!skew.refuse) process.emitWarning(e.message, { type: 'ClockSkewWarning', code: e.code });
   }
 
   /** Claims a worker ID (preferring the one held before); sync stores return synchronously. */
   acquire() {
     const run = (bounds) => {
       const now = this.#clock();
-      const preferred = this.#workerId >= 0 ? this.#workerId : null;
-      const got = this.#store.claim(claimOrder(this.#range, bounds, now, preferred), this.#token, now);
+      const flat = new Float64Array(bounds.size * 2);
+      let i = 0;
+      for (const [id, b] of bounds) {
+        flat[i++] = id;
+        flat[i++] = b;
+      }
+      const got = this.#store.claim(this.#m.claimOrder(flat, now), this.#token, now);
       return this.#store.sync ? this.#took(got) : Promise.resolve(got).then((g) => this.#took(g));
     };
     const ids = [];
@@ -322,131 +274,99 @@ export class Lease extends EventEmitter {
     return this.#store.sync ? run(bounds) : Promise.resolve(bounds).then(run);
   }
 
-  #unavailable() {
-    const { min, max } = this.#range;
-    return new LeaseError(
-      'ERR_LEASE_UNAVAILABLE',
-      `all ${max - min + 1} worker IDs (${min}..${max}) of the ${this.#store.kind} lease at ${this.#store.where} are leased by live generators; none is shared, so this generator cannot start. Free one (stop a generator) or widen workerIds.`,
-    );
-  }
-
   #took(got) {
-    if (got === null) throw this.#unavailable();
-    // Our own worker ID again: our generator's IDs may lie above the stored
-    // bound (a re-created lock file holds none), so the new one starts after them.
-    const ours = got.workerId === this.#workerId ? (this.#highWaterMs?.() ?? -Infinity) : -Infinity;
-    this.#workerId = got.workerId;
-    this.#covered = -Infinity;
-    if (this.#store.sync) {
-      this.#resumeAfterMs = Math.max(got.bound, ours);
-      this.#record(Math.max(this.#resumeAfterMs, this.#clock()) + this.#reserveMs);
-      if (this.#refusesStart()) {
-        const e = this.#skewError;
-        this.#state = 'held';
-        this.release();
-        throw e;
-      }
-      return this.#held();
+    const m = this.#m;
+    // The claim's time: read after the store answered, so never early.
+    const now = this.#clock();
+    let write;
+    try {
+      write = m.claimed(got?.workerId ?? -1, got?.bound ?? 0, got?.waitMs ?? 0, now, this.#ownHwm());
+    } catch (e) {
+      throw makeError(e.code, e.message);
     }
-    // The claim's time plus waitMs: read after the store answered, so never early.
-    this.#resumeAfterMs = Math.max(got.bound, ours, got.waitMs > 0 ? Math.ceil(this.#clock() + got.waitMs) : 0);
-    this.#state = 'pending';
+    if (this.#store.sync) {
+      this.#record(write);
+      const refused = m.skewFault(true);
+      if (refused) {
+        this.release();
+        throw errorOf(refused);
+      }
+      m.promote(now);
+      this.emit('acquired', { workerId: this.workerId });
+      return this;
+    }
     return this.#renew().then(async (ok) => {
       if (!ok) {
-        this.#state = 'lost'; // the loop (if running) claims again
-        throw this.#lastError ?? this.#unavailable();
+        if (m.state !== 'released') m.lose(); // the loop (if running) claims again
+        throw this.#lastError ?? errorOf(m.unavailable());
       }
-      if (this.#refusesStart()) {
-        const e = this.#skewError;
+      const refused = m.skewFault(true);
+      if (refused) {
         await this.release();
-        throw e;
+        throw errorOf(refused);
       }
       this.#promote();
       return this;
     });
   }
 
-  /**
-   * A new holder whose clock is off does not start (Twitter's rule: refuse
-   * at start-up); a running one that re-acquires keeps its lease, fenced
-   * until its clock is back within maxSkewMs.
-   */
-  #refusesStart() {
-    return this.#skewError !== null && this.#epoch === 0;
-  }
-
-  #held() {
-    this.#state = 'held';
-    this.#epoch++;
-    this.emit('acquired', { workerId: this.#workerId });
-    return this;
-  }
-
   /** A pending lease becomes held once its clock has passed its start. */
   #promote() {
-    if (this.#state === 'pending' && this.#clock() > this.#resumeAfterMs) this.#held();
-  }
-
-  /** The store says the worker ID is no longer ours: no check passes from now on. */
-  #lose() {
-    this.#state = 'lost';
-    this.#covered = -Infinity;
-    this.#lastError = new LeaseError('ERR_LEASE_LOST', `worker ID ${this.#workerId} is no longer held by this lease (expired in the store, or the store lost its data)`);
-    this.emit('lost', this.#lastError);
+    if (this.#m.promote(this.#clock())) this.emit('acquired', { workerId: this.workerId });
   }
 
   /** One compare-and-extend: records the new fence as the bound, then covers up to it. */
   async #renew() {
+    const m = this.#m;
     const { ttlMs, marginMs } = this.#timing;
     const sentAt = this.#clock();
-    // Never lower the bound: IDs up to the old one may already be out. A
-    // pending lease records its start too, so a successor (should it die
-    // before starting) starts after it and need not wait for the store's age.
-    const bound = Math.max(this.#covered, this.#resumeAfterMs, sentAt + ttlMs - marginMs);
+    const bound = m.renewBound(sentAt);
     try {
-      const ok = await deadline(Promise.resolve(this.#store.extend(this.#workerId, this.#token, bound, sentAt)), ttlMs - marginMs, 'lease renewal');
+      const ok = await deadline(Promise.resolve(this.#store.extend(this.workerId, this.#token, bound, sentAt)), ttlMs - marginMs, 'lease renewal');
       if (!ok) return false;
-      if (this.#state !== 'held' && this.#state !== 'pending') return true;
-      if (ok !== true) this.#judgeSkew(ok, sentAt);
-      this.#covered = bound;
-      this.#renewedAt = sentAt;
+      const [name, flat] = ok === true ? [undefined, undefined] : flatReadings(ok);
+      this.#report(m.renewed(bound, sentAt, this.#clock(), name, flat));
       this.#lastError = null;
       return true;
     } catch (e) {
       this.#lastError = e;
+      m.failed(String(e?.message ?? e));
       this.emit('renewFailed', e);
       return null;
     }
   }
 
   /**
-   * Keeps the lease: renews every renewMs, re-acquires when it was lost, and
+   * Keeps the lease: renews when due, re-acquires when it was lost, and
    * turns a pending lease into a held one as soon as its start has passed.
    */
   start() {
     if (this.#store.sync || this.#timer) return this;
-    const active = () => this.#state === 'held' || this.#state === 'pending';
-    let renewedAt = this.#clock();
+    const m = this.#m;
+    const active = () => m.state === 'held' || m.state === 'pending';
+    m.attempting(this.#clock());
     const loop = async () => {
-      if (this.#state === 'released') return;
-      if (active() && (this.#state === 'held' || this.#clock() - renewedAt >= this.#timing.renewMs)) {
-        renewedAt = this.#clock();
+      if (m.state === 'released') return;
+      if (m.renewDue(this.#clock())) {
+        m.attempting(this.#clock());
         const ok = await this.#renew();
-        if (ok === false && active()) this.#lose();
+        if (ok === false && active()) {
+          this.#lastError = errorOf(m.lose());
+          this.emit('lost', this.#lastError);
+        }
       }
-      if (this.#state === 'lost') {
+      if (m.state === 'lost') {
         try {
           await this.acquire();
-          renewedAt = this.#clock();
+          m.attempting(this.#clock());
         } catch (e) {
           this.#lastError = e;
+          m.failed(String(e?.message ?? e));
         }
       }
       this.#promote();
-      if (this.#state === 'released') return;
-      // A pending lease wakes up at its start, not a renewal period later.
-      const delay = this.#state === 'pending' ? Math.min(this.#timing.renewMs, Math.max(1, this.#resumeAfterMs - this.#clock() + 1)) : this.#timing.renewMs;
-      this.#timer = setTimeout(loop, delay).unref();
+      if (m.state === 'released') return;
+      this.#timer = setTimeout(loop, m.nextDelay(this.#clock())).unref();
     };
     this.#timer = setTimeout(loop, this.#timing.renewMs).unref();
     return this;
@@ -461,13 +381,13 @@ export class Lease extends EventEmitter {
     let lost = false;
     const onLost = () => (lost = true);
     this.once('lost', onLost);
-    while (this.#state === 'pending' && !lost) {
-      await sleep(Math.max(1, Math.min(this.#resumeAfterMs - this.#clock() + 1, 1000)));
+    while (this.state === 'pending' && !lost) {
+      await sleep(this.#m.waitDelay(this.#clock()));
       this.#promote();
     }
     this.off('lost', onLost);
-    if (lost || this.#state !== 'held') {
-      const e = this.#lastError ?? new LeaseError('ERR_LEASE_RELEASED', `the lease on worker ID ${this.#workerId} was released before it started`);
+    if (lost || this.state !== 'held') {
+      const e = this.#lastError ?? new LeaseError('ERR_LEASE_RELEASED', `the lease on worker ID ${this.workerId} was released before it started`);
       await this.release();
       throw e;
     }
@@ -479,17 +399,11 @@ export class Lease extends EventEmitter {
    * ID. Idempotent. Synchronous for local leases (safe in an 'exit' handler).
    */
   release() {
-    if (this.#state === 'released') return this.#store.sync ? undefined : Promise.resolve();
-    const held = this.#state !== 'new';
-    this.#state = 'released';
     clearTimeout(this.#timer);
-    this.#covered = -Infinity;
-    if (!held) return this.#store.sync ? undefined : Promise.resolve();
-    // Nothing minted on it (no generator bound, or none minted since the
-    // last claim): nothing lies above the start this claim was given, which
-    // is at least the bound it found, so that is the exact mark.
-    const hwm = this.#highWaterMs?.() ?? this.#resumeAfterMs;
-    const done = this.#store.release(this.#workerId, this.#token, hwm);
+    // The generator's last tick, else the claim's start (nothing minted lies above it).
+    const freed = this.#m.release(this.#ownHwm());
+    if (freed === null) return this.#store.sync ? undefined : Promise.resolve();
+    const done = this.#store.release(freed[0], this.#token, freed[1]);
     return this.#store.sync ? done : Promise.resolve(done);
   }
 }

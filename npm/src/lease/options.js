@@ -2,6 +2,7 @@
 // timing of a lease with a TTL, and the range of worker IDs it may claim.
 
 import { ConfigError } from '../errors.js';
+import { addon } from '../addon.js';
 
 /** The clock a lease computes deadlines on: a TestClock, a function, or the given default. */
 export function clockOf(clock, fallback) {
@@ -11,17 +12,24 @@ export function clockOf(clock, fallback) {
   throw new ConfigError('ERR_INVALID_OPTION', 'clock must be a TestClock or a function returning Unix ms');
 }
 
-/** Checked, defaulted timing options of a lease with a TTL. */
+/**
+ * Checked, defaulted timing options of a lease with a TTL: each given one a
+ * positive integer; the defaults and `renewMs + marginMs < ttlMs` are the
+ * lease crate's (`Timing::new`, lease/src/machine/timing.rs).
+ */
 export function ttlOptions(o) {
-  const ttlMs = o.ttlMs ?? 10_000;
-  const renewMs = o.renewMs ?? Math.round(ttlMs / 3);
-  const marginMs = o.marginMs ?? Math.round(ttlMs / 5);
-  for (const [k, v] of Object.entries({ ttlMs, renewMs, marginMs })) {
-    if (!Number.isInteger(v) || v <= 0) throw new ConfigError('ERR_INVALID_OPTION', `${k} must be a positive integer, got ${v}`);
+  for (const k of ['ttlMs', 'renewMs', 'marginMs']) {
+    const v = o[k];
+    if (v !== undefined && (!Number.isInteger(v) || v <= 0)) throw new ConfigError('ERR_INVALID_OPTION', `${k} must be a positive integer, got ${v}`);
   }
-  if (renewMs + marginMs >= ttlMs) {
-    throw new ConfigError('ERR_INVALID_OPTION', `renewMs (${renewMs}) + marginMs (${marginMs}) must be below ttlMs (${ttlMs}): a renewal must land before the fence`);
+  let t;
+  try {
+    t = addon.leaseTiming(o.ttlMs ?? Number.NaN, o.renewMs ?? Number.NaN, o.marginMs ?? Number.NaN);
+  } catch (e) {
+    if (e.code !== 'ERR_INVALID_OPTION') throw e; // no addon: its own error
+    throw new ConfigError('ERR_INVALID_OPTION', e.message);
   }
+  const [ttlMs, renewMs, marginMs] = t;
   return { ttlMs, renewMs, marginMs };
 }
 

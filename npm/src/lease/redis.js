@@ -29,62 +29,14 @@ import { coordinatorSkewOptions } from './skew.js';
 import { workerIdRange } from './layout.js';
 import { addon } from '../addon.js';
 
-// KEYS[1] = bounds hash, KEYS[2] = data marker, KEYS[3] = young, KEYS[4..] = worker keys
-// in claim order; ARGV[1] = token, ARGV[2] = ttl ms, ARGV[3..] = the worker IDs in the same order.
-// Returns {worker ID, bound, ms to wait}.
-const CLAIM = `
-if redis.call('SET', KEYS[2], ARGV[2], 'NX') then
-  redis.call('SET', KEYS[3], '1', 'PX', ARGV[2])
-end
-for i = 4, #KEYS do
-  if redis.call('SET', KEYS[i], ARGV[1], 'NX', 'PX', ARGV[2]) then
-    local bound = redis.call('HGET', KEYS[1], ARGV[i - 1])
-    if bound then return {ARGV[i - 1], bound, 0} end
-    return {ARGV[i - 1], '0', math.max(redis.call('PTTL', KEYS[3]), 0)}
-  end
-end
-return false`;
-
-// KEYS = worker key, bounds hash, clocks hash; ARGV = token, ttl ms, worker ID, bound, the
-// holder's clock (ms), how many peers to sample. The bound only grows: lease.js never asks
-// for less than it recorded. Returns 0 (not ours), or {server ms, {worker ID,
-// 'clock server ttl', ...}} of up to that many live peers, picked at random.
-const EXTEND = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[3], ARGV[3], ARGV[5] .. ' ' .. now .. ' ' .. ARGV[2])
-local all = redis.call('HRANDFIELD', KEYS[3], ARGV[6] + 1, 'WITHVALUES')
-local peers = {}
-for i = 1, #all, 2 do
-  if all[i] ~= ARGV[3] and #peers < 2 * tonumber(ARGV[6]) then
-    local _, at, ttl = string.match(all[i + 1], '^(%S+) (%S+) (%S+)$')
-    if now - tonumber(at) < tonumber(ttl) then
-      peers[#peers + 1] = all[i]
-      peers[#peers + 1] = all[i + 1]
-    else
-      redis.call('HDEL', KEYS[3], all[i])
-    end
-  end
-end
-return {now, peers}`;
-
-// KEYS = worker key, bounds hash, clocks hash; ARGV = token, worker ID, exact high-water mark or ''.
-const RELEASE = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], ARGV[3]) end
-redis.call('DEL', KEYS[1])
-redis.call('HDEL', KEYS[3], ARGV[2])
-return 1`;
-
-/** Worker keys per claim script: a wide worker field (65,536 IDs) is tried in batches, free ones first. */
-const CLAIM_BATCH = 1024;
-/** Peers' reports read per renewal: a random sample, so renewals stay cheap in a large fleet. */
-const PEER_SAMPLE = 16;
-
-const BOUNDS = `return redis.call('HGETALL', KEYS[1])`;
+// The key layout and the Lua scripts are the lease crate's
+// (lease/src/redis_scripts.rs: what each takes and returns), which its Rust
+// driver sends too, so Node and Rust holders share one Redis by the same
+// atomic steps. Read from the addon when a lease is made.
+const scripts = () => {
+  const [CLAIM, EXTEND, RELEASE, BOUNDS] = addon.leaseRedisScripts();
+  return { CLAIM, EXTEND, RELEASE, BOUNDS, CLAIM_BATCH: addon.LEASE_REDIS_CLAIM_BATCH, PEER_SAMPLE: addon.LEASE_REDIS_PEER_SAMPLE };
+};
 
 /**
  * One `eval` over ioredis (`call`) or node-redis v4+ (`sendCommand`): their
@@ -111,6 +63,7 @@ function evaluator(client) {
  */
 export function redisLease(client, options = {}) {
   const evaluate = evaluator(client);
+  const { CLAIM, EXTEND, RELEASE, BOUNDS, CLAIM_BATCH, PEER_SAMPLE } = scripts();
   const prefix = options.prefix ?? 'snowmint';
   const timing = ttlOptions(options);
   const range = workerIdRange(options);

@@ -1,9 +1,10 @@
 // Clock skew for the leases with a coordinator (Redis, etcd, ZooKeeper): their
-// skew options, and the arithmetic that turns the clocks a store reports
-// (`Readings` in lease.js) into skews with error bounds. The Lease judges them
-// against maxSkewMs at each renewal.
+// skew options, and the clocks a store reports (`Readings` in lease.js) in
+// the form the lease crate's arithmetic takes them (lease/src/machine/skew.rs:
+// skews with error bounds, judged against maxSkewMs at each renewal).
 
 import { ConfigError } from '../errors.js';
+import { addon } from '../addon.js';
 
 /**
  * Checked, defaulted skew options of a lease with a coordinator (Redis, etcd,
@@ -20,37 +21,26 @@ export function coordinatorSkewOptions(o) {
 }
 
 /**
+ * A store's `Readings` as the addon takes them: the server clock's name,
+ * and [server ms or NaN, then per peer: worker ID, clock ms, server ms or
+ * NaN, age bound or NaN].
+ */
+export function flatReadings({ server, peers = [] }) {
+  const flat = new Float64Array(1 + 4 * peers.length);
+  flat[0] = server ? server.ms : Number.NaN;
+  for (const [i, p] of peers.entries()) flat.set([p.workerId, p.clockMs, p.serverMs ?? Number.NaN, p.ageMaxMs ?? Number.NaN], 1 + 4 * i);
+  return [server?.name, flat];
+}
+
+/**
  * The holder's clock against the others, from the readings of one extend
  * sent at `sentMs` and answered at `doneMs` (on the holder's clock): a list
  * of { against: 'server' | 'peers', what (for messages), peers (how many),
- * skewMs (ours minus theirs), errMs (how far off that may be) }.
- * Against the coordinator: it read its clock somewhere between send and
- * answer. Against the peers, the mean of their skews: a peer's report with
- * the coordinator's time gives its offset from the coordinator (ours minus
- * theirs is then the skew); one without was written up to `ageMaxMs` ago.
+ * skewMs (ours minus theirs), errMs (how far off that may be) }. The
+ * arithmetic and its error bound are the lease crate's
+ * (lease/src/machine/skew.rs, `measure_skew`), which every renewal uses.
  */
 export function measureSkew(readings, sentMs, doneMs) {
-  const mid = (sentMs + doneMs) / 2;
-  const half = (doneMs - sentMs) / 2;
-  const out = [];
-  const { server, peers = [] } = readings;
-  if (server) out.push({ against: 'server', what: `the ${server.name}`, peers: 0, skewMs: mid - server.ms, errMs: half });
-  if (peers.length > 0) {
-    let sum = 0;
-    let err = 0;
-    for (const p of peers) {
-      if (p.serverMs !== undefined && server) {
-        sum += mid - server.ms - (p.clockMs - p.serverMs);
-        err += half;
-      } else {
-        // Its clock now lies between clockMs and clockMs + ageMaxMs + our round trip.
-        const age = (p.ageMaxMs ?? 0) + (doneMs - sentMs);
-        sum += doneMs - p.clockMs - age / 2;
-        err += age / 2;
-      }
-    }
-    const n = peers.length;
-    out.push({ against: 'peers', what: `the mean of ${n} live peer${n === 1 ? "'s" : "s'"} last reported clocks`, peers: n, skewMs: sum / n, errMs: err / n });
-  }
-  return out;
+  const [name, flat] = flatReadings(readings);
+  return addon.leaseMeasureSkew(name, flat, sentMs, doneMs);
 }
