@@ -4,7 +4,7 @@
 # (nghttp2-client), curl, libfaketime, and Python's redis and requests in a
 # venv under tmp/ (PyPI).
 source "$(dirname "$0")/../lib.sh"
-apt_install redis-tools nghttp2-client faketime curl python3-venv
+apt_install redis-tools redis-server nghttp2-client faketime curl python3-venv # redis-server: the tests of --lease redis://
 venv="$ROOT/tmp/server-venv"
 if ! "$venv/bin/python" -c 'import redis, requests' 2>/dev/null; then
   say "python venv $venv: redis, requests"

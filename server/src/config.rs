@@ -45,6 +45,12 @@ pub struct Args {
     /// The lock-file directory of the local lease (default: SNOWMINT_LEASE_DIR, else the shared default).
     #[arg(long)]
     pub lease_dir: Option<PathBuf>,
+    /// The key prefix of a Redis lease (default: snowmint, as Node's redisLease).
+    #[arg(long, env = "SNOWMINT_LEASE_PREFIX")]
+    pub lease_prefix: Option<String>,
+    /// The TTL (ms) of a Redis lease: how soon a dead server's worker IDs are free again (default 10000).
+    #[arg(long, env = "SNOWMINT_LEASE_TTL_MS")]
+    pub lease_ttl_ms: Option<u64>,
     /// Worker threads, each on a worker ID of its own (default: the number of cores).
     #[arg(long, env = "SNOWMINT_SERVER_WORKERS")]
     pub workers: Option<usize>,
@@ -72,6 +78,8 @@ struct File {
     worker_id: Option<u64>,
     lease: Option<String>,
     lease_dir: Option<PathBuf>,
+    lease_prefix: Option<String>,
+    lease_ttl_ms: Option<u64>,
     workers: Option<usize>,
     token: Option<String>,
     max_batch: Option<u64>,
@@ -92,6 +100,8 @@ pub struct Config {
     pub layout: Layout,
     /// Where the worker IDs come from.
     pub source: Source,
+    /// How a coordinator's lease is kept.
+    pub coordinator: Coordinator,
     /// Worker threads (= worker IDs).
     pub workers: usize,
     /// Bearer token / RESP password.
@@ -113,6 +123,15 @@ fn addr(what: &str, value: Option<String>, default: &str) -> Result<Option<Socke
         .parse()
         .map(Some)
         .map_err(|e| format!("--{what} '{value}' is not an address like 127.0.0.1:8080 ({e})"))
+}
+
+/// The options of a coordinator's lease (Redis).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coordinator {
+    /// The key prefix (Node's redisLease `prefix`).
+    pub prefix: String,
+    /// The lease's TTL in ms.
+    pub ttl_ms: u64,
 }
 
 impl Config {
@@ -151,12 +170,20 @@ impl Config {
             return Err(format!("--max-batch {max_batch}: give 1 to 10000000"));
         }
         let token = args.token.or(file.token).filter(|t| !t.is_empty());
+        let coordinator = Coordinator {
+            prefix: args
+                .lease_prefix
+                .or(file.lease_prefix)
+                .unwrap_or("snowmint".into()),
+            ttl_ms: args.lease_ttl_ms.or(file.lease_ttl_ms).unwrap_or(10_000),
+        };
         Ok(Config {
             http: addr("http", args.http.or(file.http), "127.0.0.1:8080")?,
             resp: addr("resp", args.resp.or(file.resp), "127.0.0.1:6380")?,
             preset,
             layout,
             source,
+            coordinator,
             workers,
             token,
             max_batch,

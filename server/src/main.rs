@@ -9,6 +9,7 @@
 //! ID's exact high-water mark), exit 0.
 
 mod config;
+mod coordinator;
 mod decode;
 mod http;
 mod metrics;
@@ -38,6 +39,7 @@ fn run() -> Result<(), String> {
     let config = config::Config::resolve(config::Args::parse())?;
     let workers = workers::acquire(
         &config.source,
+        &config.coordinator,
         config.workers,
         config.layout,
         config.max_backwards_ms,

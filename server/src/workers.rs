@@ -7,8 +7,9 @@
 //! this host (a second process with the same ID fails with
 //! `ERR_WORKER_ID_IN_USE`, and a restart on a clock gone back resumes after
 //! the last tick minted), and `local` claims free IDs among the host's
-//! processes, Node's included. The coordinator leases (Redis, etcd,
-//! ZooKeeper) are parsed here and refused until their drivers exist.
+//! processes, Node's included. A Redis lease is the lease crate's
+//! (`coordinator.rs`); etcd and ZooKeeper are parsed here and refused until
+//! the lease crate has their drivers.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -17,6 +18,8 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use snowmint::clock::MonotonicClock;
 use snowmint::snowflake::{Claim, Layout, OnBackwards};
 use snowmint_lease::{LeaseOptions, LeasedSnowflake, LocalLease};
+
+use crate::config::Coordinator;
 
 /// Where worker IDs come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,7 +31,7 @@ pub enum Source {
     Ordinal,
     /// `--lease local`: free worker IDs among this host's processes.
     Local(Option<PathBuf>),
-    /// `--lease redis://…|etcd://…|zk://…`: parsed, not built yet.
+    /// `--lease redis://…` (built), `etcd://…`, `zk://…` (parsed, refused).
     Coordinator {
         /// `redis`, `etcd` or `zk`.
         scheme: String,
@@ -130,6 +133,11 @@ pub trait LeasedIds: Send + Sync + fmt::Debug {
     fn seconds_left(&self) -> Option<f64> {
         None
     }
+    /// Whether the lease holds by its own account (a coordinator's lease
+    /// knows between claims; a host lock file holds until released).
+    fn holds(&self) -> bool {
+        true
+    }
     /// Frees the worker ID, recording the exact high-water mark.
     fn release(self: Box<Self>) -> Result<(), String>;
 }
@@ -179,9 +187,9 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Whether the lease is held (as far as the last claim knew).
+    /// Whether the lease is held (as far as the last claim and the lease know).
     pub fn held(&self) -> bool {
-        !self.lost.load(Relaxed)
+        !self.lost.load(Relaxed) && self.ids.holds()
     }
 }
 
@@ -189,18 +197,33 @@ impl Worker {
 /// waiting out at most `max_backwards_ms` of a clock behind its lease.
 pub fn acquire(
     source: &Source,
+    coordinator: &Coordinator,
     workers: usize,
     layout: Layout,
     max_backwards_ms: u64,
 ) -> Result<Vec<Worker>, String> {
+    let worker = |ids: Box<dyn LeasedIds>| Worker {
+        ids,
+        lost: AtomicBool::new(false),
+    };
     if let Source::Coordinator { scheme, url } = source {
-        let name = match scheme.as_str() {
-            "redis" => "Redis",
-            "etcd" => "etcd",
-            _ => "ZooKeeper",
+        if scheme == "redis" {
+            let leases = crate::coordinator::acquire_redis(
+                url,
+                coordinator,
+                workers,
+                layout,
+                max_backwards_ms,
+            )?;
+            return Ok(leases.into_iter().map(|l| worker(Box::new(l))).collect());
+        }
+        let name = if scheme == "etcd" {
+            "etcd"
+        } else {
+            "ZooKeeper"
         };
         return Err(format!(
-            "--lease {url}: the {name} lease is not built yet in snowmint-server (it comes with the lease state machine of snowmint-lease); use --lease local, --lease ordinal or --worker-id N"
+            "--lease {url}: the {name} lease is not built yet in snowmint-server (the lease crate has a Redis driver so far); use --lease redis://…, local, ordinal or --worker-id N"
         ));
     }
     let max_id = layout.max_worker();
@@ -238,10 +261,7 @@ pub fn acquire(
                 })
             })
             .map_err(|e| e.to_string())?;
-        out.push(Worker {
-            ids: Box::new(ids),
-            lost: AtomicBool::new(false),
-        });
+        out.push(worker(Box::new(ids)));
     }
     Ok(out)
 }
@@ -250,8 +270,15 @@ pub fn acquire(
 mod tests {
     use super::*;
 
+    fn coordinator() -> Coordinator {
+        Coordinator {
+            prefix: "snowmint".into(),
+            ttl_ms: 10_000,
+        }
+    }
+
     #[test]
-    fn sources_parse_and_coordinators_are_refused_by_name() {
+    fn sources_parse_and_etcd_and_zookeeper_are_refused_by_name() {
         assert_eq!(
             Source::parse(Some(4), Some("local"), None),
             Ok(Source::Fixed(4))
@@ -262,8 +289,6 @@ mod tests {
             Ok(Source::Ordinal)
         );
         for (url, scheme, name) in [
-            ("redis://127.0.0.1:6379", "redis", "Redis"),
-            ("rediss://cache:6380/0", "redis", "Redis"),
             ("etcd://10.0.0.1:2379", "etcd", "etcd"),
             ("zk://zk1:2181,zk2:2181", "zk", "ZooKeeper"),
         ] {
@@ -275,12 +300,19 @@ mod tests {
                     url: url.into()
                 }
             );
-            let e = acquire(&s, 1, Layout::TWITTER, 1000).unwrap_err();
+            let e = acquire(&s, &coordinator(), 1, Layout::TWITTER, 1000).unwrap_err();
             assert!(
                 e.contains(&format!("the {name} lease is not built yet")),
                 "{e}"
             );
         }
+        assert_eq!(
+            Source::parse(None, Some("rediss://cache:6380/0"), None),
+            Ok(Source::Coordinator {
+                scheme: "redis".into(),
+                url: "rediss://cache:6380/0".into()
+            })
+        );
         for bad in ["redis:/x", "mysql://db", "redis://", "locals"] {
             let e = Source::parse(None, Some(bad), None).unwrap_err();
             assert!(e.contains(&format!("--lease '{bad}'")), "{e}");
@@ -289,7 +321,14 @@ mod tests {
 
     #[test]
     fn fixed_ids_must_fit_the_layout() {
-        let e = acquire(&Source::Fixed(1023), 2, Layout::TWITTER, 1000).unwrap_err();
+        let e = acquire(
+            &Source::Fixed(1023),
+            &coordinator(),
+            2,
+            Layout::TWITTER,
+            1000,
+        )
+        .unwrap_err();
         assert!(e.contains("worker IDs 1023..=1024 do not fit"), "{e}");
     }
 }

@@ -1,0 +1,164 @@
+//! Worker IDs leased from Redis: one `snowmint_lease::driver::Lease` per
+//! worker thread (the lease rules are the lease crate's state machine, the
+//! same one Node's `redisLease` drives, on the same keys), and a generator
+//! that hands out only the ticks its lease covers. The leases renew on a
+//! runtime of their own, so a busy worker thread never delays a renewal.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use snowmint::clock::{Clock, MonotonicClock, SystemClock};
+use snowmint::snowflake::{AtomicSnowflake, Claim, Layout, OnBackwards};
+use snowmint_lease::driver::{Lease, LeaseConfig};
+use snowmint_lease::machine::{State, Timing};
+use snowmint_lease::redis::RedisStore;
+use tokio::runtime::Runtime;
+
+use crate::config::Coordinator;
+use crate::workers::{LeaseFailure, LeasedIds};
+
+type Generator = AtomicSnowflake<MonotonicClock>;
+
+/// A worker ID leased from a coordinator, and the generator on it.
+pub struct CoordinatorIds {
+    lease: Lease,
+    layout: Layout,
+    max_backwards_ms: u64,
+    /// The generator, and the lease's epoch it was built for: after a lost
+    /// lease is claimed again (maybe another worker ID), a new one, after
+    /// the new claim's start.
+    generator: Mutex<(u64, Arc<Generator>)>,
+    runtime: Arc<Runtime>,
+}
+
+impl std::fmt::Debug for CoordinatorIds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CoordinatorIds")
+            .field("lease", &self.lease)
+            .finish()
+    }
+}
+
+/// Claims `workers` worker IDs for `layout` from the Redis at `url`.
+pub fn acquire_redis(
+    url: &str,
+    options: &Coordinator,
+    workers: usize,
+    layout: Layout,
+    max_backwards_ms: u64,
+) -> Result<Vec<CoordinatorIds>, String> {
+    let runtime = Arc::new(
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("snowmint-leases")
+            .enable_all()
+            .build()
+            .map_err(|e| e.to_string())?,
+    );
+    let client = redis::Client::open(url).map_err(|e| format!("--lease {url}: {e}"))?;
+    let config = LeaseConfig {
+        range: 0..=layout.max_worker() as u32,
+        timing: Timing::new(Some(options.ttl_ms), None, None).map_err(|e| e.to_string())?,
+        ..LeaseConfig::default()
+    };
+    let mut out = Vec::with_capacity(workers);
+    for _ in 0..workers {
+        let lease = runtime.block_on(async {
+            let store = RedisStore::connect(client.clone(), &options.prefix).await?;
+            Lease::acquire(store, config.clone()).await
+        });
+        let lease = lease.map_err(|e| format!("--lease {url}: {e}"))?;
+        let generator = generator(&lease, layout, max_backwards_ms)?;
+        out.push(CoordinatorIds {
+            generator: Mutex::new((lease.epoch(), generator)),
+            lease,
+            layout,
+            max_backwards_ms,
+            runtime: runtime.clone(),
+        });
+    }
+    Ok(out)
+}
+
+/// A generator on the lease's worker ID, minting in ticks after its claim's start.
+fn generator(
+    lease: &Lease,
+    layout: Layout,
+    max_backwards_ms: u64,
+) -> Result<Arc<Generator>, String> {
+    let g = Generator::new(layout, lease.worker_id().into(), MonotonicClock)
+        .and_then(|g| g.resume_after(lease.resume_after_ms()))
+        .map_err(|e| e.to_string())?;
+    Ok(Arc::new(g.on_backwards(OnBackwards::Wait {
+        max_ms: max_backwards_ms,
+    })))
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn lease_failure(e: snowmint_lease::LeaseError) -> LeaseFailure {
+    LeaseFailure {
+        code: e.code().as_str(),
+        message: e.to_string(),
+        lease: true,
+    }
+}
+
+impl CoordinatorIds {
+    /// The generator for the lease as it is now.
+    fn current(&self) -> Result<Arc<Generator>, LeaseFailure> {
+        let mut g = lock(&self.generator);
+        let epoch = self.lease.epoch();
+        if g.0 != epoch {
+            let fresh =
+                generator(&self.lease, self.layout, self.max_backwards_ms).map_err(|message| {
+                    LeaseFailure {
+                        code: "ERR_LEASE_LOST",
+                        message,
+                        lease: true,
+                    }
+                })?;
+            *g = (epoch, fresh);
+        }
+        Ok(g.1.clone())
+    }
+}
+
+impl LeasedIds for CoordinatorIds {
+    fn worker_id(&self) -> u64 {
+        self.lease.worker_id().into()
+    }
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    fn claim(&self, max: u64) -> Result<Claim, LeaseFailure> {
+        let generator = self.current()?;
+        let claim = generator.claim(max).map_err(|e| LeaseFailure {
+            code: e.code(),
+            message: e.to_string(),
+            lease: false,
+        })?;
+        // Handed out only if the lease covers the tick; else dropped (a gap).
+        let tick_ms = self.layout.ms_of_tick(claim.tick);
+        self.lease.check(tick_ms).map_err(lease_failure)?;
+        self.lease.note_minted(tick_ms);
+        Ok(claim)
+    }
+    fn high_water_ms(&self) -> Option<u64> {
+        lock(&self.generator).1.high_water_ms()
+    }
+    fn seconds_left(&self) -> Option<f64> {
+        let covered = self.lease.status().covered_ms;
+        Some(covered.saturating_sub(SystemClock.now_ms()) as f64 / 1000.0)
+    }
+    fn holds(&self) -> bool {
+        self.lease.status().state == State::Held
+    }
+    fn release(self: Box<Self>) -> Result<(), String> {
+        let hwm = self.high_water_ms();
+        self.runtime
+            .block_on(self.lease.release(hwm))
+            .map_err(|e| e.to_string())
+    }
+}

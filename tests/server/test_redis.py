@@ -1,0 +1,195 @@
+"""Servers leasing their worker IDs from a real Redis (`--lease redis://`):
+three servers at once get distinct worker IDs and mint over a million IDs
+without a duplicate, a FLUSHALL under load makes a server unready and
+refuse until its lease holds again, a server killed with -9 mid-load and started again
+never repeats one, and a Node process's redisLease on the same Redis never
+shares a worker ID with them."""
+
+import json
+import os
+import shutil
+import socket
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+import redis
+import requests
+
+from harness import Server
+
+BIN_ACCEPT = {"Accept": "application/octet-stream"}
+TTL_MS = "2000"
+ENTRY = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "npm", "entries", "node.js"))
+LEASE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "npm", "src", "lease", "index.js"))
+
+
+def worker_of(flake):
+    return (flake >> 12) & 1023
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class RedisServer:
+    """A redis-server of the test's own, on a free loopback port, with no persistence."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.dir = tempfile.mkdtemp(prefix="snowmint-server-redis-")
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", self.dir],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        self.client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                self.client.ping()
+                break
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.url = f"redis://127.0.0.1:{self.port}"
+
+    def close(self):
+        self.client.close()
+        self.proc.kill()
+        self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def server(r, *args):
+    return Server("--lease", r.url, "--lease-ttl-ms", TTL_MS, *args)
+
+
+def load(srv, stop, out, failures, n=2000):
+    """Fetches Snowflake batches until `stop` is set or the server dies."""
+    with requests.Session() as sess:
+        while not stop.is_set():
+            try:
+                resp = sess.get(srv.url(f"/v1/next?n={n}"), headers=BIN_ACCEPT, timeout=5)
+            except requests.RequestException:
+                return
+            if resp.status_code == 200:
+                out.extend(struct.unpack(f">{len(resp.content) // 8}Q", resp.content))
+            else:
+                failures.append((resp.status_code, resp.text))
+
+
+def run_load(servers, seconds, per_server=3):
+    stop = threading.Event()
+    outs, failures, threads = [], [], []
+    for srv in servers:
+        for _ in range(per_server):
+            out = []
+            outs.append(out)
+            t = threading.Thread(target=load, args=(srv, stop, out, failures))
+            t.start()
+            threads.append(t)
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    return [i for out in outs for i in out], failures
+
+
+class RedisLease(unittest.TestCase):
+    def setUp(self):
+        self.redis = RedisServer()
+
+    def tearDown(self):
+        self.redis.close()
+
+    def test_three_servers_get_distinct_worker_ids_and_never_a_duplicate(self):
+        with server(self.redis) as a, server(self.redis) as b, server(self.redis) as c:
+            ids = a.worker_ids + b.worker_ids + c.worker_ids
+            self.assertEqual(len(set(ids)), 6, ids)
+            for s in (a, b, c):
+                s.wait(s.ready, what="ready on its Redis lease")
+            got, failures = run_load([a, b, c], 4)
+        self.assertEqual(failures, [])
+        self.assertGreater(len(got), 1_000_000)
+        self.assertEqual(len(got), len(set(got)), "a duplicate across three servers")
+        self.assertTrue({worker_of(i) for i in got} <= set(ids))
+
+    def test_flushall_under_load_gives_unready_and_errors_never_a_duplicate(self):
+        with server(self.redis) as s:
+            s.wait(s.ready, what="ready on its Redis lease")
+            stop = threading.Event()
+            got, failures = [], []
+            t = threading.Thread(target=load, args=(s, stop, got, failures))
+            t.start()
+            time.sleep(0.5)
+            self.redis.client.flushall()  # every lease key and bound gone
+            s.wait(lambda: not s.ready(), what="unready once the lease finds its key gone")
+            s.wait(s.ready, seconds=15, what="ready again after one TTL")
+            time.sleep(0.5)
+            stop.set()
+            t.join()
+        self.assertEqual(len(got), len(set(got)), "a duplicate across the data loss")
+        self.assertTrue(all(code == 503 for code, _ in failures), failures[:3])
+
+    def test_kill_9_mid_load_then_a_restart_repeats_no_id(self):
+        first = server(self.redis)
+        try:
+            before, failures = run_load([first], 1.5)
+            self.assertEqual(failures, [])
+            first.kill9()
+        finally:
+            first.close()
+        # Its worker IDs stay claimed until their TTL runs out: the new
+        # server takes others, or the same ones after their high-water mark.
+        with server(self.redis) as again:
+            again.wait(again.ready, what="ready after the kill")
+            after, failures = run_load([again], 1.5)
+        self.assertEqual(failures, [])
+        self.assertTrue(before and after)
+        self.assertEqual(set(before) & set(after), set())
+
+    def test_a_node_redis_lease_and_a_server_share_no_worker_id(self):
+        code = f"""
+import {{ createClient }} from 'redis';
+import {{ redisLease }} from {json.dumps(LEASE)};
+import {{ Snowflake, decode }} from {json.dumps(ENTRY)};
+const client = createClient({{ url: {json.dumps(self.redis.url)} }});
+await client.connect();
+const lease = await redisLease(client, {{ ttlMs: {TTL_MS} }});
+const sf = new Snowflake({{ lease }});
+const ids = Array.from({{ length: 5000 }}, () => sf.next());
+console.log(JSON.stringify({{ worker: lease.workerId, ids: ids.map(String) }}));
+await new Promise((resolve) => process.stdin.on('end', resolve).resume());
+await lease.release();
+await client.quit();
+"""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SNOWMINT_")}
+        node = subprocess.Popen(
+            ["node", "--input-type=module", "-e", code],
+            cwd=os.path.dirname(ENTRY), env=env, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+        try:
+            line = node.stdout.readline()
+            self.assertTrue(line, node.stderr.read() if node.poll() is not None else "node printed nothing")
+            mine = json.loads(line)
+            with server(self.redis) as s:
+                self.assertNotIn(mine["worker"], s.worker_ids)
+                s.wait(s.ready, what="ready beside Node")
+                got, failures = run_load([s], 1)
+            self.assertEqual(failures, [])
+            self.assertNotIn(mine["worker"], {worker_of(i) for i in got})
+            self.assertEqual(set(got) & {int(i) for i in mine["ids"]}, set())
+        finally:
+            _, err = node.communicate(timeout=20)
+        self.assertEqual(node.returncode, 0, err)
+
+
+if __name__ == "__main__":
+    unittest.main()
