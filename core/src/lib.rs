@@ -67,6 +67,7 @@ pub mod base62;
 pub mod bytes;
 pub mod clock;
 mod compare;
+pub mod date;
 pub mod error;
 pub mod id;
 pub mod kind;

@@ -4,6 +4,7 @@ use pgrx::JsonB;
 use pgrx::datum::Uuid as PgUuid;
 use pgrx::prelude::*;
 use serde_json::{Map, Value, json};
+use snowmint_core::date::iso;
 use snowmint_core::{Id, Kind};
 
 use crate::{core_uuid, layout, ok};
@@ -30,35 +31,7 @@ fn decode_uuid(id: PgUuid) -> JsonB {
 /// Unix ms and the JS Date's ISO text of them.
 fn time_fields(out: &mut Map<String, Value>, ms: i64) {
     out.insert("timestamp".into(), json!(ms));
-    out.insert("date".into(), json!(iso(ms)));
-}
-
-/// `new Date(ms).toISOString()`.
-fn iso(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    // Civil date of a day count (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    let year = if (0..=9999).contains(&y) {
-        format!("{y:04}")
-    } else {
-        format!("{y:+07}")
-    };
-    format!(
-        "{year}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    )
+    out.insert("date".into(), json!(iso(ms).as_str()));
 }
 
 /// The JS decode record of an ID.

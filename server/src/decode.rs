@@ -5,32 +5,10 @@
 use std::fmt::Write;
 
 use snowmint::Id;
+use snowmint::date::iso;
 use snowmint::snowflake::{Layout, Preset};
 
 use crate::mint::Failure;
-
-/// Unix ms as `YYYY-MM-DDTHH:MM:SS.mmmZ` (proleptic Gregorian, UTC).
-pub fn iso_date(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    )
-}
 
 /// A JSON string literal of `s`.
 fn quoted(s: &str) -> String {
@@ -76,7 +54,7 @@ pub fn decode(
     let time = |fields: &mut Vec<(&str, String)>, ms: Option<i64>| {
         if let Some(ms) = ms {
             fields.push(("timestamp", ms.to_string()));
-            fields.push(("date", quoted(&iso_date(ms))));
+            fields.push(("date", quoted(iso(ms).as_str())));
         }
     };
     let f = id.fields();
@@ -141,14 +119,6 @@ pub fn decode(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn iso_dates_match_javascript() {
-        assert_eq!(iso_date(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(iso_date(1_288_834_974_657), "2010-11-04T01:42:54.657Z");
-        assert_eq!(iso_date(951_782_400_000), "2000-02-29T00:00:00.000Z");
-        assert_eq!(iso_date(-1), "1969-12-31T23:59:59.999Z");
-    }
 
     #[test]
     fn records_have_the_js_fields() {

@@ -33,6 +33,7 @@ pub use rusqlite::ffi;
 use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::{Value, ValueRef};
 use snowmint::at::{Pick, TimedKind, new_text_at};
+use snowmint::date::iso;
 use snowmint::snowflake::{Layout, Preset};
 use snowmint::{Error as CoreError, Id, Kind, TextKind};
 
@@ -414,7 +415,7 @@ impl Obj {
     }
     fn time(&mut self, ms: i64) {
         self.num("timestamp", ms);
-        self.str("date", &iso(ms));
+        self.str("date", iso(ms).as_str());
     }
     fn end(mut self) -> String {
         if self.0.is_empty() {
@@ -423,34 +424,6 @@ impl Obj {
         self.0.push('}');
         self.0
     }
-}
-
-/// `new Date(ms).toISOString()`.
-fn iso(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let rem = ms.rem_euclid(86_400_000);
-    // Civil date of a day count (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    let year = if (0..=9999).contains(&y) {
-        format!("{y:04}")
-    } else {
-        format!("{y:+07}")
-    };
-    format!(
-        "{year}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rem / 3_600_000,
-        rem / 60_000 % 60,
-        rem / 1000 % 60,
-        rem % 1000
-    )
 }
 
 /// The JS decode record of `id` as JSON: a Snowflake read with `preset`'s
@@ -613,14 +586,6 @@ mod standalone {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn iso_is_javascripts() {
-        assert_eq!(iso(0), "1970-01-01T00:00:00.000Z");
-        assert_eq!(iso(1_469_922_850_259), "2016-07-30T23:54:10.259Z");
-        assert_eq!(iso(-1), "1969-12-31T23:59:59.999Z");
-        assert_eq!(iso(281_474_976_710_655), "+010889-08-02T05:31:50.655Z");
-    }
 
     #[test]
     fn json_strings_are_escaped() {
