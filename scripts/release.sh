@@ -151,7 +151,17 @@ for tgz in "$out"/*.tgz; do
 done
 say "attw: the types every resolution finds (profile node16: node16 CommonJS and ESM, bundler)"
 attw "$out/snowmint-$VERSION.tgz" --profile node16 --format table-flipped --no-color --no-summary
+# Cargo verifies each crate against the others through a local overlay
+# registry, and unpacks them under $CARGO_HOME/registry/src/-<hash>/, the hash
+# fixed by the target directory. An unpacked copy is never refreshed, so a
+# second run at the same version (a prerelease retried, CI in the same path)
+# would compile against the previous run's sources. Remove those copies.
+forget_unpacked() {
+  local c
+  for c in "${CRATES[@]}"; do rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$c-$VERSION"; done
+}
 say "cargo publish --dry-run: ${CRATES[*]}"
+forget_unpacked
 if ! cargo publish --dry-run --allow-dirty $(printf -- '-p %s ' "${CRATES[@]}") >"$out/cargo-publish.log" 2>&1; then
   cat "$out/cargo-publish.log" >&2
   echo "cargo publish --dry-run failed" >&2
@@ -215,4 +225,5 @@ case $CARGO_REGISTRY in
   *) registry=(--registry "$CARGO_REGISTRY") ;;
 esac
 say "cargo publish to $CARGO_REGISTRY: ${CRATES[*]}"
+forget_unpacked
 cargo publish --allow-dirty "${registry[@]}" $(printf -- '-p %s ' "${CRATES[@]}")
