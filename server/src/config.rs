@@ -63,6 +63,10 @@ pub struct Args {
     /// How far back (ms) the wall clock may step before the server refuses and reports unready.
     #[arg(long, env = "SNOWMINT_SERVER_MAX_BACKWARDS_MS")]
     pub max_backwards_ms: Option<u64>,
+    /// How far (ms) the clock may be from the lease store's and the other holders' before a
+    /// coordinator's lease refuses to mint and the server reports unready (default 1000).
+    #[arg(long, env = "SNOWMINT_SERVER_MAX_SKEW_MS")]
+    pub max_skew_ms: Option<u64>,
     /// Seconds that in-flight requests get after SIGTERM before the leases are released anyway.
     #[arg(long, env = "SNOWMINT_SERVER_GRACE_SECS")]
     pub grace_secs: Option<u64>,
@@ -84,6 +88,7 @@ struct File {
     token: Option<String>,
     max_batch: Option<u64>,
     max_backwards_ms: Option<u64>,
+    max_skew_ms: Option<u64>,
     grace_secs: Option<u64>,
 }
 
@@ -132,6 +137,9 @@ pub struct Coordinator {
     pub prefix: String,
     /// The lease's TTL in ms.
     pub ttl_ms: u64,
+    /// The skew beyond which the lease refuses (an ID service does not mint
+    /// on a clock it knows is off, where a library may only report it).
+    pub max_skew_ms: u64,
 }
 
 impl Config {
@@ -176,6 +184,7 @@ impl Config {
                 .or(file.lease_prefix)
                 .unwrap_or("snowmint".into()),
             ttl_ms: args.lease_ttl_ms.or(file.lease_ttl_ms).unwrap_or(10_000),
+            max_skew_ms: args.max_skew_ms.or(file.max_skew_ms).unwrap_or(1000),
         };
         Ok(Config {
             http: addr("http", args.http.or(file.http), "127.0.0.1:8080")?,

@@ -6,17 +6,17 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use snowmint::clock::{Clock, MonotonicClock, SystemClock};
+use snowmint::clock::{Clock, SystemClock};
 use snowmint::snowflake::{AtomicSnowflake, Claim, Layout, OnBackwards};
 use snowmint_lease::driver::{Lease, LeaseConfig};
-use snowmint_lease::machine::{State, Timing};
+use snowmint_lease::machine::{SkewLimit, State, Timing};
 use snowmint_lease::redis::RedisStore;
 use tokio::runtime::Runtime;
 
 use crate::config::Coordinator;
 use crate::workers::{LeaseFailure, LeasedIds};
 
-type Generator = AtomicSnowflake<MonotonicClock>;
+type Generator = AtomicSnowflake<SystemClock>;
 
 /// A worker ID leased from a coordinator, and the generator on it.
 pub struct CoordinatorIds {
@@ -58,7 +58,10 @@ pub fn acquire_redis(
     let config = LeaseConfig {
         range: 0..=layout.max_worker() as u32,
         timing: Timing::new(Some(options.ttl_ms), None, None).map_err(|e| e.to_string())?,
-        ..LeaseConfig::default()
+        skew: SkewLimit {
+            max_skew_ms: options.max_skew_ms,
+            refuse: true,
+        },
     };
     let mut out = Vec::with_capacity(workers);
     for _ in 0..workers {
@@ -85,7 +88,7 @@ fn generator(
     layout: Layout,
     max_backwards_ms: u64,
 ) -> Result<Arc<Generator>, String> {
-    let g = Generator::new(layout, lease.worker_id().into(), MonotonicClock)
+    let g = Generator::new(layout, lease.worker_id().into(), SystemClock)
         .and_then(|g| g.resume_after(lease.resume_after_ms()))
         .map_err(|e| e.to_string())?;
     Ok(Arc::new(g.on_backwards(OnBackwards::Wait {
@@ -100,7 +103,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 fn lease_failure(e: snowmint_lease::LeaseError) -> LeaseFailure {
     LeaseFailure {
         code: e.code().as_str(),
-        message: e.to_string(),
+        message: e.message().to_string(),
         lease: true,
     }
 }
@@ -152,8 +155,27 @@ impl LeasedIds for CoordinatorIds {
         let covered = self.lease.status().covered_ms;
         Some(covered.saturating_sub(SystemClock.now_ms()) as f64 / 1000.0)
     }
-    fn holds(&self) -> bool {
-        self.lease.status().state == State::Held
+    fn trouble(&self) -> Option<LeaseFailure> {
+        let status = self.lease.status();
+        let state = match status.state {
+            State::Held => None,
+            State::New => Some("not claimed yet"),
+            State::Pending => Some("claimed, its start still ahead"),
+            State::Lost => Some("lost"),
+            State::Released => Some("released"),
+        };
+        if let Some(state) = state {
+            return Some(LeaseFailure {
+                code: "ERR_LEASE_LOST",
+                message: format!(
+                    "the lease on worker ID {} is {state}: refusing to mint on it until it is claimed again",
+                    self.lease.worker_id()
+                ),
+                lease: true,
+            });
+        }
+        // Held, but beyond the skew limit: every check refuses.
+        status.skew.map(|fault| lease_failure(fault.error))
     }
     fn release(self: Box<Self>) -> Result<(), String> {
         let hwm = self.high_water_ms();

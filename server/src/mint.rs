@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use snowmint::bytes::ByteOrder;
-use snowmint::clock::{Clock, MonotonicClock};
+use snowmint::clock::{Clock, SystemClock};
 use snowmint::{Id, TextKind};
 
 use crate::metrics::ThreadMetrics;
@@ -194,7 +194,7 @@ impl Minter<'_> {
         while left > 0 {
             // A generator behind its lease bound (a restart after a crash)
             // waits on a timer, not in the claim, which would hold the thread.
-            let now = MonotonicClock.now_ms();
+            let now = SystemClock.now_ms();
             let ahead = ids.high_water_ms().unwrap_or(0).saturating_sub(now);
             if ahead > SPIN_MS {
                 if ahead > self.shared.config.max_backwards_ms {

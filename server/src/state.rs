@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
 
-use snowmint::clock::{Clock, MonotonicClock, SystemClock};
+use snowmint::clock::{Clock, SystemClock};
 use tokio::sync::watch;
 
 use crate::config::Config;
@@ -70,16 +70,10 @@ impl Shared {
                 ),
             ));
         }
-        if let Some(w) = self.workers.iter().find(|w| !w.held()) {
-            return Some((
-                "ERR_LEASE_LOST",
-                format!(
-                    "the lease on worker ID {} is lost: refusing to mint on it until it is claimed again",
-                    w.ids.worker_id()
-                ),
-            ));
-        }
-        None
+        self.workers
+            .iter()
+            .find_map(Worker::refusal)
+            .map(|f| (f.code, f.message))
     }
 
     /// Whether shutdown began.
@@ -95,10 +89,9 @@ impl Shared {
     }
 }
 
-/// The wall clock compared with the time of the IDs: the process's
-/// monotonic clock (which follows the wall clock forward, never back) and
-/// each generator's high-water mark (a lease can start ahead of the clock
-/// after a restart on a clock that went back).
+/// The wall clock compared with the time of the IDs: each Snowflake
+/// generator's high-water mark (the last tick it minted in, or its lease's
+/// start, which can lie ahead of a clock that went back before a restart).
 #[derive(Debug)]
 pub struct ClockWatch {
     ok: AtomicBool,
@@ -135,8 +128,7 @@ impl ClockWatch {
             .iter()
             .filter_map(|w| w.ids.high_water_ms())
             .max()
-            .unwrap_or(0)
-            .max(MonotonicClock.now_ms());
+            .unwrap_or(0);
         let behind = ids.saturating_sub(wall);
         self.behind_ms.store(behind, Relaxed);
         let ok = behind <= self.max_backwards_ms;

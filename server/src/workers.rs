@@ -15,7 +15,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-use snowmint::clock::MonotonicClock;
+use snowmint::clock::SystemClock;
 use snowmint::snowflake::{Claim, Layout, OnBackwards};
 use snowmint_lease::{LeaseOptions, LeasedSnowflake, LocalLease};
 
@@ -133,10 +133,11 @@ pub trait LeasedIds: Send + Sync + fmt::Debug {
     fn seconds_left(&self) -> Option<f64> {
         None
     }
-    /// Whether the lease holds by its own account (a coordinator's lease
-    /// knows between claims; a host lock file holds until released).
-    fn holds(&self) -> bool {
-        true
+    /// Why the lease lets it mint no more, by its own account: a
+    /// coordinator's lease knows between claims (lost, or beyond the skew
+    /// limit); a host lock file holds until released.
+    fn trouble(&self) -> Option<LeaseFailure> {
+        None
     }
     /// Frees the worker ID, recording the exact high-water mark.
     fn release(self: Box<Self>) -> Result<(), String>;
@@ -154,7 +155,7 @@ pub struct LeaseFailure {
     pub lease: bool,
 }
 
-impl LeasedIds for LeasedSnowflake<MonotonicClock> {
+impl LeasedIds for LeasedSnowflake<SystemClock> {
     fn worker_id(&self) -> u64 {
         LeasedSnowflake::worker_id(self).into()
     }
@@ -165,7 +166,10 @@ impl LeasedIds for LeasedSnowflake<MonotonicClock> {
     fn claim(&self, max: u64) -> Result<Claim, LeaseFailure> {
         LeasedSnowflake::claim(self, max).map_err(|e| LeaseFailure {
             code: e.code(),
-            message: e.to_string(),
+            message: match &e {
+                snowmint_lease::Error::Id(e) => e.to_string(),
+                snowmint_lease::Error::Lease(e) => e.message().to_string(),
+            },
             lease: matches!(e, snowmint_lease::Error::Lease(_)),
         })
     }
@@ -187,9 +191,24 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Whether the lease is held (as far as the last claim and the lease know).
+    /// Why it does not mint now, as far as the lease and the last claim
+    /// know; `None` while the lease holds.
+    pub fn refusal(&self) -> Option<LeaseFailure> {
+        self.ids.trouble().or_else(|| {
+            self.lost.load(Relaxed).then(|| LeaseFailure {
+                code: "ERR_LEASE_LOST",
+                message: format!(
+                    "the lease on worker ID {} is lost: refusing to mint on it until it is claimed again",
+                    self.ids.worker_id()
+                ),
+                lease: true,
+            })
+        })
+    }
+
+    /// Whether the lease is held and lets it mint.
     pub fn held(&self) -> bool {
-        !self.lost.load(Relaxed) && self.ids.holds()
+        self.refusal().is_none()
     }
 }
 
@@ -253,7 +272,8 @@ pub fn acquire(
             Some(ids) => base.clone().worker_id(ids[i] as u32),
             None => base.clone().layout(&layout),
         };
-        let lease = LocalLease::acquire(options).map_err(|e| e.to_string())?;
+        let lease =
+            LocalLease::acquire_with_clock(options, SystemClock).map_err(|e| e.to_string())?;
         let ids = lease
             .snowflake_with(layout, |g| {
                 g.on_backwards(OnBackwards::Wait {
@@ -274,6 +294,7 @@ mod tests {
         Coordinator {
             prefix: "snowmint".into(),
             ttl_ms: 10_000,
+            max_skew_ms: 1000,
         }
     }
 

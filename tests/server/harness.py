@@ -7,6 +7,9 @@ The binary is $SNOWMINT_SERVER_BIN (scripts/test.d/90-server.sh builds it).
 
 import os
 import re
+import sys
+import threading
+from array import array
 import resource
 import shutil
 import signal
@@ -122,6 +125,47 @@ class Server:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def mint_until(servers, total, per_server=4, n=50_000):
+    """Snowflakes from every server over `per_server` connections each, in
+    binary batches of `n`, until `total` are in hand. Returns (the IDs as an
+    array of 64-bit ints, the non-200 replies)."""
+    lock = threading.Lock()
+    got, failures = [], []
+    asked = [0]  # IDs asked for so far, by every connection
+
+    def fetch(srv):
+        mine = array("Q")
+        with requests.Session() as sess:
+            while True:
+                with lock:
+                    if asked[0] >= total or failures:
+                        break
+                    asked[0] += n
+                resp = sess.get(
+                    srv.url(f"/v1/next?n={n}"), headers={"Accept": "application/octet-stream"}, timeout=30
+                )
+                if resp.status_code != 200:
+                    with lock:
+                        failures.append((resp.status_code, resp.text))
+                    break
+                batch = array("Q", resp.content)
+                if sys.byteorder == "little":
+                    batch.byteswap()  # the wire is big-endian
+                mine.extend(batch)
+        with lock:
+            got.append(mine)
+
+    threads = [threading.Thread(target=fetch, args=(s,)) for s in servers for _ in range(per_server)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out = array("Q")
+    for part in got:
+        out.extend(part)
+    return out, failures
 
 
 def run(argv, timeout=120, **kw):

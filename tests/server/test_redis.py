@@ -1,7 +1,8 @@
 """Servers leasing their worker IDs from a real Redis (`--lease redis://`):
-three servers at once get distinct worker IDs and mint over a million IDs
-without a duplicate, a FLUSHALL under load makes a server unready and
-refuse until its lease holds again, a server killed with -9 mid-load and started again
+three servers at once get distinct worker IDs and mint ten million IDs
+over twelve connections without a duplicate, a FLUSHALL under load makes a server unready and
+refuse until its lease holds again, a clock 3 s off from Redis's makes it
+unready and refuse (and a start on it fails), a server killed with -9 mid-load and started again
 never repeats one, and a Node process's redisLease on the same Redis never
 shares a worker ID with them."""
 
@@ -19,7 +20,7 @@ import unittest
 import redis
 import requests
 
-from harness import Server
+from harness import Server, mint_until
 
 BIN_ACCEPT = {"Accept": "application/octet-stream"}
 TTL_MS = "2000"
@@ -108,15 +109,15 @@ class RedisLease(unittest.TestCase):
     def tearDown(self):
         self.redis.close()
 
-    def test_three_servers_get_distinct_worker_ids_and_never_a_duplicate(self):
+    def test_three_servers_get_distinct_worker_ids_and_ten_million_ids_no_duplicate(self):
         with server(self.redis) as a, server(self.redis) as b, server(self.redis) as c:
             ids = a.worker_ids + b.worker_ids + c.worker_ids
             self.assertEqual(len(set(ids)), 6, ids)
             for s in (a, b, c):
                 s.wait(s.ready, what="ready on its Redis lease")
-            got, failures = run_load([a, b, c], 4)
+            got, failures = mint_until([a, b, c], 10_000_000)
         self.assertEqual(failures, [])
-        self.assertGreater(len(got), 1_000_000)
+        self.assertGreaterEqual(len(got), 10_000_000)
         self.assertEqual(len(got), len(set(got)), "a duplicate across three servers")
         self.assertTrue({worker_of(i) for i in got} <= set(ids))
 
@@ -153,6 +154,46 @@ class RedisLease(unittest.TestCase):
         self.assertEqual(failures, [])
         self.assertTrue(before and after)
         self.assertEqual(set(before) & set(after), set())
+
+    def test_a_clock_off_from_redis_gives_unready_and_refusals_never_a_duplicate(self):
+        fake = tempfile.NamedTemporaryFile("w", delete=False, suffix=".faketime")
+        fake.write("+0\n")
+        fake.close()
+        try:
+            # A TTL of 10 s: a step of 3 s leaves the lease within it (a step
+            # past what is left of it fences the lease: ERR_LEASE_LOST).
+            s = Server("--lease", self.redis.url, faketime_file=fake.name)
+            with s:
+                s.wait(s.ready, what="ready on its Redis lease")
+                stop = threading.Event()
+                got, failures = [], []
+                t = threading.Thread(target=load, args=(s, stop, got, failures, 200))
+                t.start()
+                time.sleep(0.3)
+                with open(fake.name, "w") as f:
+                    f.write("+3\n")  # 3 s ahead of Redis's clock (the limit is 1 s)
+                s.wait(lambda: not s.ready(), what="unready once a renewal measures the skew")
+                self.assertIn("ERR_CLOCK_SKEW", requests.get(s.url("/readyz"), timeout=5).text)
+                with open(fake.name, "w") as f:
+                    f.write("+0\n")  # corrected: its IDs are 3 s ahead, so it waits for them
+                s.wait(s.ready, seconds=15, what="ready again once the clock is back")
+                time.sleep(0.3)
+                stop.set()
+                t.join()
+                self.assertTrue(s.proc.poll() is None, "it kept running")
+            # A start on a clock 3 s ahead claims nothing: it says why and exits.
+            with open(fake.name, "w") as f:
+                f.write("+3\n")
+            with self.assertRaises(RuntimeError) as e:
+                Server("--lease", self.redis.url, faketime_file=fake.name)
+            self.assertIn("ERR_CLOCK_SKEW", str(e.exception))
+        finally:
+            os.unlink(fake.name)
+        self.assertGreater(len(got), 0)
+        self.assertEqual(len(got), len(set(got)), "a duplicate across the clock steps")
+        codes = {(code, json.loads(text)["code"]) for code, text in failures}
+        self.assertTrue(codes, "no request was refused while the clock was off")
+        self.assertLessEqual(codes, {(503, "ERR_CLOCK_SKEW"), (503, "ERR_CLOCK_BACKWARDS")}, codes)
 
     def test_a_node_redis_lease_and_a_server_share_no_worker_id(self):
         code = f"""
