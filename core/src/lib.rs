@@ -74,6 +74,7 @@ pub mod kind;
 pub mod ksuid;
 pub mod name_based;
 pub mod objectid;
+pub mod record;
 #[cfg(feature = "sequence")]
 pub mod sequence;
 pub mod snowflake;

@@ -2,31 +2,11 @@
 //! values as strings, `date` as ISO 8601 text, as `JSON.stringify` writes a
 //! record's `Date`).
 
-use std::fmt::Write;
-
 use snowmint::Id;
-use snowmint::date::iso;
-use snowmint::snowflake::{Layout, Preset};
+use snowmint::record::{Json, Reading};
+use snowmint::snowflake::Preset;
 
 use crate::mint::Failure;
-
-/// A JSON string literal of `s`.
-fn quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
 
 /// The decode record of `text` as JSON; `kind` forces a kind (the core's
 /// names), `preset` says how to read a Snowflake (default: the server's).
@@ -41,79 +21,19 @@ pub fn decode(
         .map(snowmint::Kind::from_name)
         .transpose()
         .map_err(|e| Failure::bad("ERR_INVALID_ARG_VALUE", e.to_string()))?;
-    let (preset, named) = match preset {
-        Some(p) => (
+    let reading = match preset {
+        Some(p) => Reading::preset(
             Preset::from_name(p)
                 .map_err(|e| Failure::bad("ERR_INVALID_ARG_VALUE", e.to_string()))?,
-            true,
         ),
-        None => (default, false),
+        None => Reading::layout(default.layout()),
     };
     let id = Id::parse(text, kind).map_err(|e| bad(&e))?;
-    let mut fields: Vec<(&str, String)> = vec![("kind", quoted(id.kind().name()))];
-    let time = |fields: &mut Vec<(&str, String)>, ms: Option<i64>| {
-        if let Some(ms) = ms {
-            fields.push(("timestamp", ms.to_string()));
-            fields.push(("date", quoted(iso(ms).as_str())));
-        }
-    };
-    let f = id.fields();
-    match id {
-        Id::Snowflake(v) => {
-            let layout: Layout = preset.layout();
-            let d = layout.decode(v).map_err(|e| bad(&e))?;
-            fields.push(("id", quoted(&v.to_string())));
-            time(&mut fields, Some(d.timestamp_ms as i64));
-            fields.push(("workerId", d.worker_id.to_string()));
-            fields.push(("sequence", d.sequence.to_string()));
-            if named {
-                fields.push(("preset", quoted(preset.name())));
-            }
-            if let Some((high, h, low, l)) = d.worker_parts {
-                fields.push((
-                    "parts",
-                    format!("{{{}:{h},{}:{l}}}", quoted(high), quoted(low)),
-                ));
-            }
-        }
-        Id::Ulid(_) => {
-            time(&mut fields, f.timestamp_ms);
-            fields.push(("random", quoted(f.hex.as_ref().map_or("", |h| h.as_str()))));
-            fields.push((
-                "uuid",
-                quoted(&f.uuid.map(|u| u.to_text().to_string()).unwrap_or_default()),
-            ));
-        }
-        Id::Uuid(u) => {
-            fields.push(("uuid", quoted(&u.to_text())));
-            fields.push(("version", u.version().to_string()));
-            fields.push(("variant", quoted(u.variant().name())));
-            time(&mut fields, f.timestamp_ms);
-            if let (Some(seq), Some(node)) = (f.clock_seq, f.node) {
-                fields.push(("clockSeq", seq.to_string()));
-                fields.push(("node", quoted(node.as_str())));
-            }
-        }
-        Id::Ksuid(_) => {
-            time(&mut fields, f.timestamp_ms);
-            fields.push(("payload", quoted(f.hex.as_ref().map_or("", |h| h.as_str()))));
-        }
-        Id::ObjectId(_) => {
-            time(&mut fields, f.timestamp_ms);
-            fields.push(("random", quoted(f.hex.as_ref().map_or("", |h| h.as_str()))));
-            fields.push(("counter", f.counter.unwrap_or(0).to_string()));
-        }
-        Id::TypeId(t) => {
-            fields.push(("prefix", quoted(t.prefix())));
-            fields.push(("uuid", quoted(&t.uuid().to_text())));
-            time(&mut fields, f.timestamp_ms);
-        }
-    }
-    let body: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("{}:{v}", quoted(k)))
-        .collect();
-    Ok(format!("{{{}}}\n", body.join(",")))
+    let mut out = String::with_capacity(256);
+    // Writing to a String cannot fail.
+    let _ = Json::write(&id, reading, &mut out).map_err(|e| bad(&e))?;
+    out.push('\n');
+    Ok(out)
 }
 
 #[cfg(test)]

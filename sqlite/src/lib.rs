@@ -24,7 +24,7 @@
 //! into SQLite.
 
 use std::ffi::{c_char, c_int};
-use std::fmt::{Display, Write as _};
+use std::fmt::Display;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
@@ -33,7 +33,7 @@ pub use rusqlite::ffi;
 use rusqlite::functions::{Context, FunctionFlags};
 use rusqlite::types::{Value, ValueRef};
 use snowmint::at::{Pick, TimedKind, new_text_at};
-use snowmint::date::iso;
+use snowmint::record::{Json, Reading};
 use snowmint::snowflake::{Layout, Preset};
 use snowmint::{Error as CoreError, Id, Kind, TextKind};
 
@@ -371,146 +371,26 @@ fn decode(c: &Context<'_>) -> SqlResult<Option<String>> {
         .map(Preset::from_name)
         .transpose()
         .map_err(|e| sql_err(e.into()))?;
-    record(&id, preset.map(|p| (p, p.layout())))
-        .map(Some)
-        .map_err(sql_err)
-}
-
-/// A JSON string literal of `s`.
-fn json_str(out: &mut String, s: &str) {
-    out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
-/// The fields of a JSON object, written in order.
-struct Obj(String);
-
-impl Obj {
-    fn key(&mut self, k: &str) {
-        self.0.push(if self.0.is_empty() { '{' } else { ',' });
-        json_str(&mut self.0, k);
-        self.0.push(':');
-    }
-    fn str(&mut self, k: &str, v: &str) {
-        self.key(k);
-        json_str(&mut self.0, v);
-    }
-    fn num(&mut self, k: &str, v: impl Display) {
-        self.key(k);
-        let _ = write!(self.0, "{v}");
-    }
-    fn raw(&mut self, k: &str, v: &str) {
-        self.key(k);
-        self.0.push_str(v);
-    }
-    fn time(&mut self, ms: i64) {
-        self.num("timestamp", ms);
-        self.str("date", iso(ms).as_str());
-    }
-    fn end(mut self) -> String {
-        if self.0.is_empty() {
-            self.0.push('{');
-        }
-        self.0.push('}');
-        self.0
-    }
+    record(&id, preset).map(Some).map_err(sql_err)
 }
 
 /// The JS decode record of `id` as JSON: a Snowflake read with `preset`'s
 /// layout where one is given (the record names it, as JS does), else with
 /// the configured generator's, else Twitter's.
-fn record(id: &Id, preset: Option<(Preset, Layout)>) -> Result<String, Failure> {
-    let f = id.fields();
-    let mut out = Obj(String::new());
-    out.str("kind", id.kind().name());
-    match id.kind() {
-        Kind::Snowflake => {
-            let value = f
-                .snowflake
-                .ok_or_else(|| Failure::new("ERR_INTERNAL", "a Snowflake without its value"))?;
-            let layout = match preset {
-                Some((_, l)) => l,
-                None => SOURCE
-                    .get()
-                    .and_then(|s| s.current())
-                    .map_or(Preset::Twitter.layout(), |(l, _)| l),
-            };
-            let d = layout.decode(value)?;
-            out.str("id", &value.to_string());
-            out.time(d.timestamp_ms as i64);
-            out.num("workerId", d.worker_id);
-            out.num("sequence", d.sequence);
-            if let Some((p, _)) = preset {
-                out.str("preset", p.name());
-            }
-            if let Some((high, h, low, l)) = d.worker_parts {
-                let mut parts = Obj(String::new());
-                parts.num(high, h);
-                parts.num(low, l);
-                out.raw("parts", &parts.end());
-            }
-        }
-        kind => {
-            let hex = f.hex.map(|h| h.to_string());
-            match kind {
-                Kind::Ulid => {
-                    if let Some(h) = &hex {
-                        out.str("random", h);
-                    }
-                }
-                Kind::Ksuid => {
-                    if let Some(h) = &hex {
-                        out.str("payload", h);
-                    }
-                }
-                Kind::ObjectId => {
-                    if let Some(h) = &hex {
-                        out.str("random", h);
-                    }
-                    if let Some(n) = f.counter {
-                        out.num("counter", n);
-                    }
-                }
-                Kind::TypeId => {
-                    if let Some(p) = f.prefix {
-                        out.str("prefix", p);
-                    }
-                }
-                _ => {}
-            }
-            if let Some(u) = f.uuid {
-                out.str("uuid", u.to_text().as_ref());
-            }
-            if kind == Kind::Uuid {
-                if let Some(v) = f.version {
-                    out.num("version", v);
-                }
-                if let Some(v) = f.variant {
-                    out.str("variant", v.name());
-                }
-                if let Some(c) = f.clock_seq {
-                    out.num("clockSeq", c);
-                }
-                if let Some(n) = f.node {
-                    out.str("node", n.as_ref());
-                }
-            }
-            if let Some(ms) = f.timestamp_ms {
-                out.time(ms);
-            }
-        }
-    }
-    Ok(out.end())
+fn record(id: &Id, preset: Option<Preset>) -> Result<String, Failure> {
+    let reading = match preset {
+        Some(p) => Reading::preset(p),
+        None => Reading::layout(
+            SOURCE
+                .get()
+                .and_then(|s| s.current())
+                .map_or(Preset::Twitter.layout(), |(l, _)| l),
+        ),
+    };
+    let mut out = String::with_capacity(256);
+    // Writing to a String cannot fail.
+    let _ = Json::write(id, reading, &mut out)?;
+    Ok(out)
 }
 
 #[cfg(feature = "extension")]
@@ -588,19 +468,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_strings_are_escaped() {
-        let mut s = String::new();
-        json_str(&mut s, "a\"b\\c\n");
-        assert_eq!(s, r#""a\"b\\c\u000a""#);
-    }
-
-    #[test]
     fn a_ulids_record() {
         let id = Id::parse("01ARZ3NDEKTSV4RRFFQ69G5FAV", None).unwrap();
         let r = record(&id, None).unwrap();
-        assert!(r.starts_with(r#"{"kind":"ulid","random":""#), "{r}");
         assert!(
-            r.ends_with(r#""timestamp":1469922850259,"date":"2016-07-30T23:54:10.259Z"}"#),
+            r.starts_with(r#"{"kind":"ulid","timestamp":1469922850259,"date":"2016-07-30T23:54:10.259Z","random":""#),
             "{r}"
         );
     }
