@@ -183,11 +183,15 @@ test('a restart with the same explicit worker ID on a clock 3 s behind (libfaket
     const start = Date.now();
     while (ids.length === 0) { try { ids.push(sm.nextId()); } catch (e) { if (e.code !== 'ERR_CLOCK_BACKWARDS') throw e; } }
     for (let i = 1; i < 50000; i++) ids.push(sm.nextId());
-    return { first: ids[0], last: ids.at(-1), waitedMs: Date.now() - start };`;
+    return { first: ids[0], last: ids.at(-1), lastMs: sm.decode(ids.at(-1)).timestamp, startMs: start, waitedMs: Date.now() - start };`;
   const before = child(mint, env).out;
   const after = child(mint, env, ['faketime', '-f', '-3s']);
   assert.ok(BigInt(after.out.first) > BigInt(before.last), `successor's first ID ${after.out.first} is not above its predecessor's last ${before.last}`);
-  assert.ok(after.out.waitedMs >= 2000, `waited only ${after.out.waitedMs} ms for its clock to pass the last tick`);
+  // How far behind the predecessor's last tick its clock started: 3 s less
+  // the time between the two processes (a slow start on a loaded machine).
+  const behindMs = before.lastMs - after.out.startMs;
+  assert.ok(behindMs > 500, `the restart began only ${behindMs} ms behind the last tick: the test did not step its clock back`);
+  assert.ok(after.out.waitedMs >= behindMs, `waited only ${after.out.waitedMs} ms for its clock to pass the last tick, ${behindMs} ms ahead`);
   assert.match(after.stderr, /\[ERR_CLOCK_SKEW\] Warning: snowmint: the clock of this process's worker ID lock \(worker ID 9\) is -\d+ ms from the host's clock/);
 });
 

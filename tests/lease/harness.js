@@ -15,9 +15,25 @@ import { tempDir } from './servers.js';
 
 const MINTER = new URL('./minter.js', import.meta.url).pathname;
 
+// Every minter still running when a file's tests end (a test failed before
+// stopping it) is killed, so none mints on into memory and none keeps the
+// test process waiting on its IPC channel.
+const minters = new Set();
+test.after(() => {
+  for (const child of minters) child.kill('SIGKILL');
+});
+
+/** Forks the minter script `path` with `args` and an IPC channel, killed after the file's tests if still running. */
+export function forkMinter(path, args, options = {}) {
+  const child = fork(path, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], ...options });
+  minters.add(child);
+  child.once('exit', () => minters.delete(child));
+  return child;
+}
+
 /** Forks tests/lease/minter.js with `cfg`; the child's messages arrive as 'message' events. */
 export function spawnMinter(cfg) {
-  return fork(MINTER, [JSON.stringify(cfg)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return forkMinter(MINTER, [JSON.stringify(cfg)]);
 }
 
 /**

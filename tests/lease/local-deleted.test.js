@@ -4,7 +4,6 @@
 // LeaseError ERR_LEASE_LOST) and claims again; a newcomer starts after the
 // moment of its claim.
 import assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Snowflake, decode } from '../../npm/entries/node.js';
 import { localLease } from '../../npm/src/lease/index.js';
-import { assertUnique, storedBound } from './harness.js';
+import { assertUnique, forkMinter, storedBound } from './harness.js';
 import { tempDir } from './servers.js';
 
 const MINTER = new URL('./zero-config-minter.js', import.meta.url).pathname;
@@ -23,7 +22,7 @@ test.after(() => {
 
 /** Forks a zero-config minter on `leaseDir`; resolves once it minted its first ID. */
 async function start(leaseDir, out) {
-  const child = fork(MINTER, [out], { env: { ...process.env, SNOWMINT_LEASE_DIR: leaseDir, SNOWMINT_WORKER_ID: '' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forkMinter(MINTER, [out], { env: { ...process.env, SNOWMINT_LEASE_DIR: leaseDir, SNOWMINT_WORKER_ID: '' } });
   const msgs = [];
   child.on('message', (m) => msgs.push(m));
   const exited = once(child, 'exit');
@@ -53,7 +52,9 @@ for (const what of ['the lock file', 'the lease directory']) {
       const leaseDir = join(work, 'leases');
       const a = await start(leaseDir, join(work, 'a.bin'));
       await sleep(50 + Math.random() * 400);
-      rmSync(what === 'the lock file' ? join(leaseDir, `worker-${a.workerId}.lock`) : leaseDir, { recursive: true });
+      // The holder may write a new lock file while the directory is being
+      // removed (ENOTEMPTY): rmSync tries again, as an operator's rm -rf would.
+      rmSync(what === 'the lock file' ? join(leaseDir, `worker-${a.workerId}.lock`) : leaseDir, { recursive: true, maxRetries: 20, retryDelay: 5 });
       const b = await start(leaseDir, join(work, 'b.bin'));
       await sleep(300 + Math.random() * 300);
       const [ra, rb] = [await a.stop(), await b.stop()];

@@ -14,6 +14,10 @@ import { setImmediate as yieldLoop, setTimeout as sleep } from 'node:timers/prom
 import { configure, nextId } from '../../npm/entries/node.js';
 import { open } from './clients.js';
 
+// A minter outlives no test: when the test process ends (a failure, a
+// timeout, a kill), the IPC channel closes and the minter goes with it,
+// rather than minting into memory for ever.
+process.once('disconnect', () => process.exit(2));
 const cfg = JSON.parse(process.argv[2]);
 const store = await open(cfg.store, cfg.url);
 if (cfg.claimOnGo) {

@@ -4,7 +4,7 @@
 // from the same directory, <tmpdir>/snowmint-leases-<user>, hold distinct
 // worker IDs at the same time, and mint IDs that never collide.
 import assert from 'node:assert/strict';
-import { execFileSync, fork, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decode } from '../../npm/entries/node.js';
+import { forkMinter } from './harness.js';
 import { assertUnique, storedBound } from './harness.js';
 import { tempDir } from './servers.js';
 
@@ -47,7 +48,7 @@ async function startRust(out) {
 
 /** Starts the Node service (zero-config nextId()); resolves once it holds a worker ID. */
 async function startNode(out) {
-  const child = fork(new URL('./zero-config-minter.js', import.meta.url).pathname, [out], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forkMinter(new URL('./zero-config-minter.js', import.meta.url).pathname, [out], { env });
   const [msg] = await Promise.race([once(child, 'message'), once(child, 'exit').then(([code]) => assert.fail(`the Node service exited with ${code} before leasing`))]);
   return { child, workerId: msg.workerId, stop: () => child.send('stop') };
 }

@@ -20,6 +20,9 @@ const take = (id) => {
 };
 let stop = false;
 process.on('message', (m) => m === 'stop' && (stop = true));
+// Gone with the test process (tests/lease/minter.js says why).
+const orphaned = () => process.exit(2);
+process.once('disconnect', orphaned);
 
 const first = nextId();
 take(first);
@@ -47,4 +50,5 @@ for (const c of chunks) {
 }
 writeFileSync(process.argv[2], all);
 process.send({ type: 'done', lost, workerIds: [...workerIds] });
+process.off('disconnect', orphaned);
 process.disconnect();
