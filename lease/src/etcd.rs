@@ -143,6 +143,9 @@ impl Gateway {
                     Err(e) => {
                         failed.push(format!("{addr}: {e}"));
                         *at = (*at + 1) % self.endpoints.len();
+                        if failed.len() == self.endpoints.len() {
+                            break; // each member once
+                        }
                         continue;
                     }
                 },
