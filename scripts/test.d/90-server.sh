@@ -3,8 +3,9 @@
 # debug build, then tests/server/ against that binary with clients no one
 # here wrote: redis-cli, redis-benchmark, curl, h2load, Python's redis and
 # requests, Node processes leasing beside the servers (the addon's
-# zero-configuration nextId() on their lease directory, redisLease on their
-# Redis), and a real redis-server for --lease redis://. Each test starts its own
+# zero-configuration nextId() on their lease directory, redisLease and
+# etcdLease on their Redis and etcd), and a real redis-server and etcd for
+# --lease redis:// and etcd:// (test_redis.py, test_etcd.py). Each test starts its own
 # servers on free loopback ports with a lease directory of its own, and
 # stops them.
 source "$(dirname "$0")/../lib.sh"
@@ -14,6 +15,6 @@ cargo test -p snowmint-server
 RUSTDOCFLAGS="-D warnings" cargo doc -p snowmint-server --no-deps
 cargo build -p snowmint-server
 venv="$ROOT/tmp/server-venv"
-command -v redis-server >/dev/null && command -v redis-benchmark >/dev/null && command -v h2load >/dev/null && command -v faketime >/dev/null \
+command -v redis-server >/dev/null && command -v etcd >/dev/null && command -v redis-benchmark >/dev/null && command -v h2load >/dev/null && command -v faketime >/dev/null \
   && "$venv/bin/python" -c 'import redis, requests' 2>/dev/null || bash scripts/setup.d/90-server.sh
 SNOWMINT_SERVER_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/snowmint-server" "$venv/bin/python" -m unittest discover -v -s tests/server -p 'test_*.py'
