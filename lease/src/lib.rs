@@ -63,6 +63,8 @@ pub mod platform;
 #[cfg(feature = "redis")]
 pub mod redis;
 pub mod redis_scripts;
+#[cfg(feature = "zookeeper")]
+pub mod zookeeper;
 
 pub use error::{Code, Error, LeaseError};
 pub use local::{

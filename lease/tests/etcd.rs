@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
-use common::{Skewed, TIMING, config, now, skew_config};
+use common::{Skewed, TIMING, config, now, skew_config, until};
 use snowmint::clock::Clock;
 use snowmint_lease::driver::{Lease, SharedClock};
 use snowmint_lease::etcd::EtcdStore;
@@ -118,15 +118,6 @@ impl Drop for Server {
             let _ = c.wait();
         }
         let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Waits up to 5 s for `ok`.
-async fn until(what: &str, ok: impl Fn() -> bool) {
-    let end = Instant::now() + Duration::from_secs(5);
-    while !ok() {
-        assert!(Instant::now() < end, "{what} within 5 s");
-        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 

@@ -3,8 +3,8 @@
 // store under one prefix: they never hold one worker ID at once, each sees
 // the other's key (same layout, same scripts or transactions), and the exact
 // high-water mark the Rust service records at release is where the Node
-// lease that takes its worker ID next starts. rust-node-redis.test.js and
-// rust-node-etcd.test.js run it on their store.
+// lease that takes its worker ID next starts. rust-node-redis.test.js,
+// rust-node-etcd.test.js and rust-node-zookeeper.test.js run it on their store.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -47,7 +47,7 @@ async function rustHolder(bin, url, prefix, min, max) {
 export function rustNodeSuite({ name, store, start, rustUrl }) {
   let bin;
   test.before(() => {
-    execFileSync('cargo', ['build', '--release', '-q', '-p', 'snowmint-lease', '--features', 'redis,etcd', '--example', 'store_hold'], { cwd: ROOT, stdio: 'inherit' });
+    execFileSync('cargo', ['build', '--release', '-q', '-p', 'snowmint-lease', '--features', 'redis,etcd,zookeeper', '--example', 'store_hold'], { cwd: ROOT, stdio: 'inherit' });
     bin = join(process.env.CARGO_TARGET_DIR ?? join(ROOT, 'target'), 'release', 'examples', 'store_hold');
   });
 

@@ -5,6 +5,7 @@
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{Duration, Instant};
 
 use snowmint::clock::{Clock, SystemClock};
 use snowmint_lease::driver::LeaseConfig;
@@ -68,4 +69,13 @@ pub fn skew_config(range: std::ops::RangeInclusive<u32>, refuse: bool) -> LeaseC
 
 pub fn now() -> u64 {
     SystemClock.now_ms()
+}
+
+/// Waits up to 5 s for `ok`.
+pub async fn until(what: &str, ok: impl Fn() -> bool) {
+    let end = Instant::now() + Duration::from_secs(5);
+    while !ok() {
+        assert!(Instant::now() < end, "{what} within 5 s");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
