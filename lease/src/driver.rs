@@ -1,5 +1,5 @@
-//! A lease with a coordinator, for Rust (feature `driver`, on with `redis`
-//! or `etcd`): [`Lease`] drives the [`Machine`] against a [`Store`] on tokio,
+//! A lease with a coordinator, for Rust (feature `driver`, on with `redis`,
+//! `etcd` or `zookeeper`): [`Lease`] drives the [`Machine`] against a [`Store`] on tokio,
 //! as Node's `snowmint/lease` drives the same machine against its stores.
 //!
 //! **Async, on tokio.** A lease with a TTL must renew in the background

@@ -42,7 +42,9 @@
 //!   Lua scripts of [`redis_scripts`], which Node's `redisLease` sends too;
 //! - `etcd::EtcdStore` (feature `etcd`): etcd 3.4+, with the keys and
 //!   transactions of Node's `etcdLease`, over etcd's JSON gateway (HTTP/1.1
-//!   with hyper: no gRPC stack, no `protoc`).
+//!   with hyper: no gRPC stack, no `protoc`);
+//! - `zookeeper::ZkStore` (feature `zookeeper`): ZooKeeper 3.5+, with the
+//!   znodes of Node's `zookeeperLease`.
 //!
 //! A separate crate rather than a feature of `snowmint`: the core is
 //! `#![no_std]` and `#![forbid(unsafe_code)]`, builds for wasm (where its

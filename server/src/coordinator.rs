@@ -1,7 +1,8 @@
-//! Worker IDs leased from a coordinator (Redis or etcd): one
-//! `snowmint_lease::driver::Lease` per worker thread (the lease rules are
-//! the lease crate's state machine, the same one Node's `redisLease` and
-//! `etcdLease` drive, on the same keys), and a generator that hands out only
+//! Worker IDs leased from a coordinator (Redis, etcd, ZooKeeper with the
+//! feature `zookeeper`): one `snowmint_lease::driver::Lease` per worker
+//! thread (the lease rules are the lease crate's state machine, the same one
+//! Node's `redisLease`, `etcdLease` and `zookeeperLease` drive, on the same
+//! keys), and a generator that hands out only
 //! the ticks its lease covers. The leases renew on a runtime of their own,
 //! so a busy worker thread never delays a renewal.
 
@@ -47,6 +48,9 @@ enum Store {
     Redis(redis::Client),
     /// `etcd://…`: the URL, a connection per lease.
     Etcd(String),
+    /// `zk://…`: the URL, a session per lease.
+    #[cfg(feature = "zookeeper")]
+    Zk(String),
 }
 
 impl Store {
@@ -56,6 +60,12 @@ impl Store {
                 .map(Store::Redis)
                 .map_err(|e| e.to_string()),
             "etcd" => Ok(Store::Etcd(url.into())),
+            #[cfg(feature = "zookeeper")]
+            "zk" => Ok(Store::Zk(url.into())),
+            #[cfg(not(feature = "zookeeper"))]
+            "zk" => Err(
+                "this snowmint-server is built without ZooKeeper: build it with --features zookeeper (cargo install snowmint-server --features zookeeper)".into(),
+            ),
             _ => Err(format!("no {scheme} lease in snowmint-server")),
         }
     }
@@ -67,12 +77,17 @@ impl Store {
                 Lease::acquire(RedisStore::connect(client.clone(), prefix).await?, config).await
             }
             Store::Etcd(url) => Lease::acquire(EtcdStore::new(url, prefix)?, config).await,
+            #[cfg(feature = "zookeeper")]
+            Store::Zk(url) => {
+                let store = snowmint_lease::zookeeper::ZkStore::new(url, prefix)?;
+                Lease::acquire(store, config).await
+            }
         }
     }
 }
 
 /// Claims `workers` worker IDs for `layout` from the coordinator at `url`
-/// (`scheme`: `redis` or `etcd`, as [`crate::workers::Source`] parsed it).
+/// (`scheme`: `redis`, `etcd` or `zk`, as [`crate::workers::Source`] parsed it).
 pub fn acquire(
     scheme: &str,
     url: &str,

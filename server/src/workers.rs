@@ -7,9 +7,8 @@
 //! this host (a second process with the same ID fails with
 //! `ERR_WORKER_ID_IN_USE`, and a restart on a clock gone back resumes after
 //! the last tick minted), and `local` claims free IDs among the host's
-//! processes, Node's included. Redis and etcd leases are the lease crate's
-//! (`coordinator.rs`); ZooKeeper is parsed here and refused until the lease
-//! crate has its driver.
+//! processes, Node's included. Redis, etcd and ZooKeeper leases are the
+//! lease crate's (`coordinator.rs`; ZooKeeper with the feature `zookeeper`).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -31,7 +30,7 @@ pub enum Source {
     Ordinal,
     /// `--lease local`: free worker IDs among this host's processes.
     Local(Option<PathBuf>),
-    /// `--lease redis://…`, `etcd://…` (built), `zk://…` (parsed, refused).
+    /// `--lease redis://…`, `etcd://…`, `zk://…` (with the feature `zookeeper`).
     Coordinator {
         /// `redis`, `etcd` or `zk`.
         scheme: String,
@@ -207,11 +206,6 @@ pub fn acquire(
         lost: AtomicBool::new(false),
     };
     if let Source::Coordinator { scheme, url } = source {
-        if scheme == "zk" {
-            return Err(format!(
-                "--lease {url}: the ZooKeeper lease is not built yet in snowmint-server (the lease crate has Redis and etcd drivers); use --lease redis://…, etcd://…, local, ordinal or --worker-id N"
-            ));
-        }
         let leases = crate::coordinator::acquire(
             scheme,
             url,
@@ -274,7 +268,7 @@ mod tests {
     }
 
     #[test]
-    fn sources_parse_and_zookeeper_is_refused_by_name() {
+    fn sources_parse_and_coordinators_refuse_what_they_cannot_reach() {
         assert_eq!(
             Source::parse(Some(4), Some("local"), None),
             Ok(Source::Fixed(4))
@@ -287,11 +281,10 @@ mod tests {
         for (url, scheme, refused) in [
             // TLS is not in the etcd driver: refused by the lease crate, before any I/O.
             ("etcds://10.0.0.1:2379", "etcd", "TLS is not built in"),
-            (
-                "zk://zk1:2181,zk2:2181",
-                "zk",
-                "the ZooKeeper lease is not built yet",
-            ),
+            #[cfg(feature = "zookeeper")]
+            ("zk://zk1:2181//x", "zk", "not an absolute znode path"),
+            #[cfg(not(feature = "zookeeper"))]
+            ("zk://zk1:2181,zk2:2181", "zk", "built without ZooKeeper"),
         ] {
             let s = Source::parse(None, Some(url), None).unwrap();
             assert_eq!(
