@@ -1,10 +1,10 @@
-//! A lease with a coordinator, for Rust (feature `driver`, on with `redis`
-//! or `etcd`): [`Lease`] drives the [`Machine`] against a [`Store`] on tokio,
+//! A lease with a coordinator, for Rust (feature `driver`, on with `redis`,
+//! `etcd` or `zookeeper`): [`Lease`] drives the [`Machine`] against a [`Store`] on tokio,
 //! as Node's `snowmint/lease` drives the same machine against its stores.
 //!
 //! **Async, on tokio.** A lease with a TTL must renew in the background
 //! whatever its holder does, and the store clients are async (the `redis`
-//! crate's multiplexed connection, `etcd-client`'s gRPC); an ID service is a
+//! crate's multiplexed connection, hyper's for etcd); an ID service is a
 //! tokio server. So claiming ([`Lease::acquire`]) and releasing
 //! ([`Lease::release`]) are `async`, the renewals run in a task spawned on
 //! the current runtime, and the one call on the minting path,
@@ -88,6 +88,9 @@ pub trait Store: Send + Sync + 'static {
         token: &'a str,
         hwm: Option<u64>,
     ) -> StoreFuture<'a, ()>;
+    /// Learns the lease's timing before the first claim (etcd bounds the
+    /// age of its clock reports by the renewal period); most stores ignore it.
+    fn set_timing(&mut self, _timing: Timing) {}
 }
 
 /// How a [`Lease`] claims and keeps its worker ID.
@@ -287,10 +290,11 @@ impl Lease {
     /// [`acquire`](Self::acquire) on `clock` (a skewed or manual clock in tests).
     /// Must run within a tokio runtime (with its time driver).
     pub async fn acquire_with_clock(
-        store: impl Store,
+        mut store: impl Store,
         config: LeaseConfig,
         clock: SharedClock,
     ) -> Result<Lease, LeaseError> {
+        store.set_timing(config.timing);
         let m = Machine::new(
             store.kind(),
             store.place(),

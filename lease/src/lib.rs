@@ -39,7 +39,12 @@
 //!   `driver::Store`, async on tokio; `check(tick)` on the minting path is
 //!   synchronous and does no I/O;
 //! - `redis::RedisStore` (feature `redis`): Redis 6.2+, with the keys and
-//!   Lua scripts of [`redis_scripts`], which Node's `redisLease` sends too.
+//!   Lua scripts of [`redis_scripts`], which Node's `redisLease` sends too;
+//! - `etcd::EtcdStore` (feature `etcd`): etcd 3.4+, with the keys and
+//!   transactions of Node's `etcdLease`, over etcd's JSON gateway (HTTP/1.1
+//!   with hyper: no gRPC stack, no `protoc`);
+//! - `zookeeper::ZkStore` (feature `zookeeper`): ZooKeeper 3.5+, with the
+//!   znodes of Node's `zookeeperLease`.
 //!
 //! A separate crate rather than a feature of `snowmint`: the core is
 //! `#![no_std]` and `#![forbid(unsafe_code)]`, builds for wasm (where its
@@ -51,6 +56,8 @@
 #[cfg(feature = "driver")]
 pub mod driver;
 mod error;
+#[cfg(feature = "etcd")]
+pub mod etcd;
 mod local;
 mod lock;
 pub mod machine;
@@ -58,6 +65,8 @@ pub mod platform;
 #[cfg(feature = "redis")]
 pub mod redis;
 pub mod redis_scripts;
+#[cfg(feature = "zookeeper")]
+pub mod zookeeper;
 
 pub use error::{Code, Error, LeaseError};
 pub use local::{

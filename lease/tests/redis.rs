@@ -4,17 +4,19 @@
 //! layout. `cargo test -p snowmint-lease --features redis --test redis`.
 #![cfg(feature = "redis")]
 
-use std::net::TcpListener;
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
-use snowmint::clock::{Clock, SystemClock};
+use common::{Skewed, TIMING, config, now, skew_config};
+use snowmint::clock::Clock;
 use snowmint_lease::Code;
-use snowmint_lease::driver::{Lease, LeaseConfig, SharedClock};
-use snowmint_lease::machine::{SkewLimit, State, Timing};
+use snowmint_lease::driver::{Lease, SharedClock};
+use snowmint_lease::machine::State;
 use snowmint_lease::redis::RedisStore;
 
 /// A redis-server of this test's own, with an append-only file synced on
@@ -27,14 +29,8 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let dir =
-            std::env::temp_dir().join(format!("snowmint-rs-redis-{}-{port}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let port = common::free_port();
+        let dir = common::temp_dir("redis", port);
         let mut s = Server {
             port,
             dir,
@@ -108,36 +104,6 @@ impl Drop for Server {
         }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-/// The system clock moved by an offset that a test may change.
-#[derive(Debug, Default)]
-struct Skewed(AtomicI64);
-
-impl Clock for Skewed {
-    fn now_ms(&self) -> u64 {
-        SystemClock
-            .now_ms()
-            .wrapping_add_signed(self.0.load(Ordering::Relaxed))
-    }
-}
-
-const TIMING: Timing = Timing {
-    ttl_ms: 1_500,
-    renew_ms: 400,
-    margin_ms: 300,
-};
-
-fn config(range: std::ops::RangeInclusive<u32>) -> LeaseConfig {
-    LeaseConfig {
-        range,
-        timing: TIMING,
-        skew: SkewLimit::default(),
-    }
-}
-
-fn now() -> u64 {
-    SystemClock.now_ms()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -274,16 +240,14 @@ async fn skewed(
     refuse: bool,
 ) -> (Result<Lease, snowmint_lease::LeaseError>, Arc<Skewed>) {
     let clock = Arc::new(Skewed(AtomicI64::new(by)));
-    let cfg = LeaseConfig {
-        skew: SkewLimit {
-            max_skew_ms: 1_000,
-            refuse,
-        },
-        ..config(0..=7)
-    };
     let shared: SharedClock = clock.clone();
     (
-        Lease::acquire_with_clock(server.store("skew").await, cfg, shared).await,
+        Lease::acquire_with_clock(
+            server.store("skew").await,
+            skew_config(0..=7, refuse),
+            shared,
+        )
+        .await,
         clock,
     )
 }

@@ -45,10 +45,10 @@ pub struct Args {
     /// The lock-file directory of the local lease (default: SNOWMINT_LEASE_DIR, else the shared default).
     #[arg(long)]
     pub lease_dir: Option<PathBuf>,
-    /// The key prefix of a Redis lease (default: snowmint, as Node's redisLease).
+    /// The key prefix of a Redis or etcd lease (default: snowmint, as Node's redisLease and etcdLease).
     #[arg(long, env = "SNOWMINT_LEASE_PREFIX")]
     pub lease_prefix: Option<String>,
-    /// The TTL (ms) of a Redis lease: how soon a dead server's worker IDs are free again (default 10000).
+    /// The TTL (ms) of a Redis or etcd lease: how soon a dead server's worker IDs are free again (default 10000; etcd rounds up to whole seconds).
     #[arg(long, env = "SNOWMINT_LEASE_TTL_MS")]
     pub lease_ttl_ms: Option<u64>,
     /// Worker threads, each on a worker ID of its own (default: the number of cores).
@@ -130,10 +130,10 @@ fn addr(what: &str, value: Option<String>, default: &str) -> Result<Option<Socke
         .map_err(|e| format!("--{what} '{value}' is not an address like 127.0.0.1:8080 ({e})"))
 }
 
-/// The options of a coordinator's lease (Redis).
+/// The options of a coordinator's lease (Redis, etcd).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Coordinator {
-    /// The key prefix (Node's redisLease `prefix`).
+    /// The key prefix (Node's redisLease and etcdLease `prefix`).
     pub prefix: String,
     /// The lease's TTL in ms.
     pub ttl_ms: u64,

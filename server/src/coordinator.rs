@@ -1,14 +1,18 @@
-//! Worker IDs leased from Redis: one `snowmint_lease::driver::Lease` per
-//! worker thread (the lease rules are the lease crate's state machine, the
-//! same one Node's `redisLease` drives, on the same keys), and a generator
-//! that hands out only the ticks its lease covers. The leases renew on a
-//! runtime of their own, so a busy worker thread never delays a renewal.
+//! Worker IDs leased from a coordinator (Redis, etcd, ZooKeeper with the
+//! feature `zookeeper`): one `snowmint_lease::driver::Lease` per worker
+//! thread (the lease rules are the lease crate's state machine, the same one
+//! Node's `redisLease`, `etcdLease` and `zookeeperLease` drive, on the same
+//! keys), and a generator that hands out only
+//! the ticks its lease covers. The leases renew on a runtime of their own,
+//! so a busy worker thread never delays a renewal.
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use snowmint::clock::{Clock, SystemClock};
 use snowmint::snowflake::{AtomicSnowflake, Claim, Layout, OnBackwards};
+use snowmint_lease::LeaseError;
 use snowmint_lease::driver::{Lease, LeaseConfig};
+use snowmint_lease::etcd::EtcdStore;
 use snowmint_lease::machine::{SkewLimit, State, Timing};
 use snowmint_lease::redis::RedisStore;
 use tokio::runtime::Runtime;
@@ -38,8 +42,54 @@ impl std::fmt::Debug for CoordinatorIds {
     }
 }
 
-/// Claims `workers` worker IDs for `layout` from the Redis at `url`.
-pub fn acquire_redis(
+/// A coordinator the server leases from, as `--lease` names it.
+enum Store {
+    /// `redis://…`: one client, a connection per lease.
+    Redis(redis::Client),
+    /// `etcd://…`: the URL, a connection per lease.
+    Etcd(String),
+    /// `zk://…`: the URL, a session per lease.
+    #[cfg(feature = "zookeeper")]
+    Zk(String),
+}
+
+impl Store {
+    fn open(scheme: &str, url: &str) -> Result<Store, String> {
+        match scheme {
+            "redis" => redis::Client::open(url)
+                .map(Store::Redis)
+                .map_err(|e| e.to_string()),
+            "etcd" => Ok(Store::Etcd(url.into())),
+            #[cfg(feature = "zookeeper")]
+            "zk" => Ok(Store::Zk(url.into())),
+            #[cfg(not(feature = "zookeeper"))]
+            "zk" => Err(
+                "this snowmint-server is built without ZooKeeper: build it with --features zookeeper (cargo install snowmint-server --features zookeeper)".into(),
+            ),
+            _ => Err(format!("no {scheme} lease in snowmint-server")),
+        }
+    }
+
+    /// A lease of its own on this store.
+    async fn lease(&self, prefix: &str, config: LeaseConfig) -> Result<Lease, LeaseError> {
+        match self {
+            Store::Redis(client) => {
+                Lease::acquire(RedisStore::connect(client.clone(), prefix).await?, config).await
+            }
+            Store::Etcd(url) => Lease::acquire(EtcdStore::new(url, prefix)?, config).await,
+            #[cfg(feature = "zookeeper")]
+            Store::Zk(url) => {
+                let store = snowmint_lease::zookeeper::ZkStore::new(url, prefix)?;
+                Lease::acquire(store, config).await
+            }
+        }
+    }
+}
+
+/// Claims `workers` worker IDs for `layout` from the coordinator at `url`
+/// (`scheme`: `redis`, `etcd` or `zk`, as [`crate::workers::Source`] parsed it).
+pub fn acquire(
+    scheme: &str,
     url: &str,
     options: &Coordinator,
     workers: usize,
@@ -54,7 +104,7 @@ pub fn acquire_redis(
             .build()
             .map_err(|e| e.to_string())?,
     );
-    let client = redis::Client::open(url).map_err(|e| format!("--lease {url}: {e}"))?;
+    let store = Store::open(scheme, url).map_err(|e| format!("--lease {url}: {e}"))?;
     let config = LeaseConfig {
         range: 0..=layout.max_worker() as u32,
         timing: Timing::new(Some(options.ttl_ms), None, None).map_err(|e| e.to_string())?,
@@ -65,10 +115,7 @@ pub fn acquire_redis(
     };
     let mut out = Vec::with_capacity(workers);
     for _ in 0..workers {
-        let lease = runtime.block_on(async {
-            let store = RedisStore::connect(client.clone(), &options.prefix).await?;
-            Lease::acquire(store, config.clone()).await
-        });
+        let lease = runtime.block_on(store.lease(&options.prefix, config.clone()));
         let lease = lease.map_err(|e| format!("--lease {url}: {e}"))?;
         let generator = generator(&lease, layout, max_backwards_ms)?;
         out.push(CoordinatorIds {

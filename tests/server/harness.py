@@ -6,6 +6,7 @@ The binary is $SNOWMINT_SERVER_BIN (scripts/test.d/90-server.sh builds it).
 """
 
 import os
+import json
 import re
 import sys
 import threading
@@ -13,8 +14,11 @@ from array import array
 import resource
 import shutil
 import signal
+import socket
+import struct
 import subprocess
 import tempfile
+import threading
 import time
 
 import requests
@@ -29,6 +33,10 @@ _, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 if _hard != resource.RLIM_INFINITY:
     resource.setrlimit(resource.RLIMIT_NOFILE, (_hard, _hard))
 HARD_NOFILE = 1 << 20 if _hard == resource.RLIM_INFINITY else _hard
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ENTRY = os.path.join(ROOT, "npm", "entries", "node.js")
+LEASE = os.path.join(ROOT, "npm", "src", "lease", "index.js")
+BIN_ACCEPT = {"Accept": "application/octet-stream"}
 LINE = re.compile(r"listening: http=(\S+) resp=(\S+) preset=(\S+) worker_ids=(\S+)")
 
 
@@ -171,3 +179,75 @@ def mint_until(servers, total, per_server=4, n=50_000):
 def run(argv, timeout=120, **kw):
     """Runs a client command; returns CompletedProcess (text)."""
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+# Servers on a coordinator's lease (test_redis.py, test_etcd.py).
+
+
+def worker_of(flake):
+    """The worker ID of a Twitter-layout Snowflake."""
+    return (flake >> 12) & 1023
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def load(srv, stop, out, failures, n=2000):
+    """Fetches Snowflake batches until `stop` is set or the server dies."""
+    with requests.Session() as sess:
+        while not stop.is_set():
+            try:
+                resp = sess.get(srv.url(f"/v1/next?n={n}"), headers=BIN_ACCEPT, timeout=5)
+            except requests.RequestException:
+                return
+            if resp.status_code == 200:
+                out.extend(struct.unpack(f">{len(resp.content) // 8}Q", resp.content))
+            else:
+                failures.append((resp.status_code, resp.text))
+
+
+def run_load(servers, seconds, per_server=3):
+    """`per_server` connections to each server for `seconds`: (every ID, failures)."""
+    stop = threading.Event()
+    outs, failures, threads = [], [], []
+    for srv in servers:
+        for _ in range(per_server):
+            out = []
+            outs.append(out)
+            t = threading.Thread(target=load, args=(srv, stop, out, failures))
+            t.start()
+            threads.append(t)
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    return [i for out in outs for i in out], failures
+
+
+def node_beside(test, code, make_server):
+    """Runs `code` (a Node module that leases a worker ID, mints, prints
+    {worker, ids} and releases at the end of stdin), then a server from
+    `make_server()` beside it: no worker ID and no ID in common."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SNOWMINT_")}
+    node = subprocess.Popen(
+        ["node", "--input-type=module", "-e", code],
+        cwd=os.path.dirname(ENTRY), env=env, text=True,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        line = node.stdout.readline()
+        test.assertTrue(line, node.stderr.read() if node.poll() is not None else "node printed nothing")
+        mine = json.loads(line)
+        with make_server() as s:
+            test.assertNotIn(mine["worker"], s.worker_ids)
+            s.wait(s.ready, what="ready beside Node")
+            got, failures = run_load([s], 1)
+        test.assertEqual(failures, [])
+        test.assertNotIn(mine["worker"], {worker_of(i) for i in got})
+        test.assertEqual(set(got) & {int(i) for i in mine["ids"]}, set())
+    finally:
+        _, err = node.communicate(timeout=20)
+    test.assertEqual(node.returncode, 0, err)

@@ -1,6 +1,6 @@
 """Faults: kill -9 mid-load and a restart, a wall clock stepped back under
 libfaketime, SIGTERM, and the worker-ID sources (fixed, ordinal, local,
-etcd and ZooKeeper not built yet; Redis in test_redis.py)."""
+Redis, etcd and ZooKeeper in test_redis.py, test_etcd.py, test_zookeeper.py)."""
 
 import os
 import shutil
@@ -202,8 +202,10 @@ class Sources(unittest.TestCase):
 
     def test_refusals_say_why(self):
         self.assertIn("--lease redis://127.0.0.1:1: ", self.start_fails("--lease", "redis://127.0.0.1:1"))
-        self.assertIn("etcd lease is not built yet", self.start_fails("--lease", "etcd://127.0.0.1:2379"))
-        self.assertIn("ZooKeeper lease is not built yet", self.start_fails("--lease", "zk://127.0.0.1:2181"))
+        self.assertIn("--lease etcd://127.0.0.1:1: ", self.start_fails("--lease", "etcd://127.0.0.1:1"))
+        self.assertIn("TLS is not built in", self.start_fails("--lease", "etcds://127.0.0.1:2379"))
+        # Built with the feature zookeeper: nothing listens there; without: the build says so.
+        self.assertIn("--lease zk://127.0.0.1:1: ", self.start_fails("--lease", "zk://127.0.0.1:1"))
         self.assertIn("--lease 'mysql://x'", self.start_fails("--lease", "mysql://x"))
         self.assertIn("does not end in -N", self.start_fails("--lease", "ordinal", env={"HOSTNAME": "web"}))
         self.assertIn("do not fit", self.start_fails("--worker-id", "1023", "--workers", "2"))

@@ -9,8 +9,6 @@ shares a worker ID with them."""
 import json
 import os
 import shutil
-import socket
-import struct
 import subprocess
 import tempfile
 import threading
@@ -20,22 +18,9 @@ import unittest
 import redis
 import requests
 
-from harness import Server, mint_until
+from harness import ENTRY, LEASE, Server, free_port, load, mint_until, node_beside, run_load, worker_of
 
-BIN_ACCEPT = {"Accept": "application/octet-stream"}
 TTL_MS = "2000"
-ENTRY = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "npm", "entries", "node.js"))
-LEASE = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "npm", "src", "lease", "index.js"))
-
-
-def worker_of(flake):
-    return (flake >> 12) & 1023
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class RedisServer:
@@ -69,37 +54,6 @@ class RedisServer:
 
 def server(r, *args):
     return Server("--lease", r.url, "--lease-ttl-ms", TTL_MS, *args)
-
-
-def load(srv, stop, out, failures, n=2000):
-    """Fetches Snowflake batches until `stop` is set or the server dies."""
-    with requests.Session() as sess:
-        while not stop.is_set():
-            try:
-                resp = sess.get(srv.url(f"/v1/next?n={n}"), headers=BIN_ACCEPT, timeout=5)
-            except requests.RequestException:
-                return
-            if resp.status_code == 200:
-                out.extend(struct.unpack(f">{len(resp.content) // 8}Q", resp.content))
-            else:
-                failures.append((resp.status_code, resp.text))
-
-
-def run_load(servers, seconds, per_server=3):
-    stop = threading.Event()
-    outs, failures, threads = [], [], []
-    for srv in servers:
-        for _ in range(per_server):
-            out = []
-            outs.append(out)
-            t = threading.Thread(target=load, args=(srv, stop, out, failures))
-            t.start()
-            threads.append(t)
-    time.sleep(seconds)
-    stop.set()
-    for t in threads:
-        t.join()
-    return [i for out in outs for i in out], failures
 
 
 class RedisLease(unittest.TestCase):
@@ -210,26 +164,7 @@ await new Promise((resolve) => process.stdin.on('end', resolve).resume());
 await lease.release();
 await client.quit();
 """
-        env = {k: v for k, v in os.environ.items() if not k.startswith("SNOWMINT_")}
-        node = subprocess.Popen(
-            ["node", "--input-type=module", "-e", code],
-            cwd=os.path.dirname(ENTRY), env=env, text=True,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )
-        try:
-            line = node.stdout.readline()
-            self.assertTrue(line, node.stderr.read() if node.poll() is not None else "node printed nothing")
-            mine = json.loads(line)
-            with server(self.redis) as s:
-                self.assertNotIn(mine["worker"], s.worker_ids)
-                s.wait(s.ready, what="ready beside Node")
-                got, failures = run_load([s], 1)
-            self.assertEqual(failures, [])
-            self.assertNotIn(mine["worker"], {worker_of(i) for i in got})
-            self.assertEqual(set(got) & {int(i) for i in mine["ids"]}, set())
-        finally:
-            _, err = node.communicate(timeout=20)
-        self.assertEqual(node.returncode, 0, err)
+        node_beside(self, code, lambda: server(self.redis))
 
 
 if __name__ == "__main__":
