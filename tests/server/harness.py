@@ -62,7 +62,8 @@ class Server:
                 FAKETIME_DONT_FAKE_MONOTONIC="1",
             )
         e.update(env or {})
-        argv = [BIN, "--http", "127.0.0.1:0", "--resp", "127.0.0.1:0", "--workers", str(workers), *args]
+        # workers=None: the arguments say how many.
+        argv = [BIN, "--http", "127.0.0.1:0", "--resp", "127.0.0.1:0", *(["--workers", str(workers)] if workers else []), *args]
         self.proc = subprocess.Popen(
             argv, env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )

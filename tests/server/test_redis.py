@@ -8,6 +8,7 @@ shares a worker ID with them."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -148,6 +149,22 @@ class RedisLease(unittest.TestCase):
         codes = {(code, json.loads(text)["code"]) for code, text in failures}
         self.assertTrue(codes, "no request was refused while the clock was off")
         self.assertLessEqual(codes, {(503, "ERR_CLOCK_SKEW"), (503, "ERR_CLOCK_BACKWARDS")}, codes)
+
+    def test_the_kubernetes_deployment_environment_leases_from_redis(self):
+        # server/k8s/deployment-redis.yaml's SNOWMINT_* entries, with this
+        # test's Redis and a shorter TTL (a fresh prefix waits one TTL).
+        manifest = os.path.join(os.path.dirname(__file__), "..", "..", "server", "k8s", "deployment-redis.yaml")
+        with open(manifest) as f:
+            text = f.read()
+        env = dict(re.findall(r'- name: (SNOWMINT_LEASE\w*)\n\s+value: "([^"]*)"', text))
+        self.assertEqual(sorted(env), ["SNOWMINT_LEASE", "SNOWMINT_LEASE_PREFIX", "SNOWMINT_LEASE_TTL_MS"])
+        env["SNOWMINT_LEASE"] = env["SNOWMINT_LEASE"].replace("redis:6379", f"127.0.0.1:{self.redis.port}")
+        env["SNOWMINT_LEASE_TTL_MS"] = TTL_MS
+        args = json.loads(re.search(r"args: (\[.*\])", text).group(1))
+        with Server(*args, env=env, workers=None) as s:
+            s.wait(s.ready, what="ready on the manifest's Redis lease")
+            held = {int(k.split(b":")[-1]) for k in self.redis.client.keys(f"{{{env['SNOWMINT_LEASE_PREFIX']}}}:worker:*")}
+            self.assertEqual(held, set(s.worker_ids))
 
     def test_a_node_redis_lease_and_a_server_share_no_worker_id(self):
         code = f"""
