@@ -16,7 +16,8 @@ import { open } from './clients.js';
 
 // A minter outlives no test: when the test process ends (a failure, a
 // timeout, a kill), the IPC channel closes and the minter goes with it,
-// rather than minting into memory for ever.
+// rather than minting into memory for ever. (The listener keeps the channel
+// open, so every way out ends in process.exit.)
 process.once('disconnect', () => process.exit(2));
 const cfg = JSON.parse(process.argv[2]);
 const store = await open(cfg.store, cfg.url);
@@ -96,3 +97,4 @@ for (let i = 0; i < cfg.count; ) {
 writeFileSync(cfg.out, ids);
 await lease.release();
 store.close();
+process.exit(0);
