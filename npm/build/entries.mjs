@@ -50,7 +50,7 @@ if (lost.length) throw new Error(`api/snowflakes.js names ${lost} that API_NAMES
 const lines = [];
 for (const name of API_NAMES) {
   if (textNames.includes(name)) continue;
-  const api = SNOWFLAKE_NAMES.includes(name) ? 'snowflakeApi' : 'browserApi';
+  const api = SNOWFLAKE_NAMES.includes(name) ? 'snowflakeApi' : 'readApi';
   if (name === 'backendName') lines.push(`export const backendName = 'wasm';`);
   else if (name in VALUES) lines.push(`export const ${name} = /* @__PURE__ */ value('${VALUES[name]}');`);
   else if (CLASSES.includes(name)) lines.push(`export const ${name} = /* @__PURE__ */ laterClass(${api}, '${name}');`);
@@ -58,7 +58,7 @@ for (const name of API_NAMES) {
 }
 write(
   'browser',
-  `import { browserApi } from '../src/host-browser.js';
+  `import { readApi } from '../src/host-browser.js';
 import { later, laterClass, value } from '../src/web/later.js';
 import { snowflakeApi } from '../src/web/snowflake.js';
 

@@ -29,7 +29,9 @@ export const PAGES = [
   { name: 'uuidv7', code: "import { uuidv7 } from 'snowmint';\nglobalThis.sm = { uuidv7 };\n", budget: 6 * 1024 },
   { name: 'configure + nextId', code: "import { configure, nextId } from 'snowmint';\nglobalThis.sm = { configure, nextId };\n", ceiling: 20 * 1024 },
   { name: 'every minting function', code: `import { ${MINTING} } from 'snowmint';\nglobalThis.sm = { ${MINTING} };\n`, ceiling: 29 * 1024, goal: 9 * 1024 },
-  { name: 'decode', code: "import { decode } from 'snowmint';\nglobalThis.sm = { decode };\n", ceiling: 40 * 1024 },
+  // 40 -> 37 KB when the browser entry's decode() stopped carrying the
+  // Snowflake generators' JavaScript (api/read.js): 39.0 -> 36.2 KB.
+  { name: 'decode', code: "import { decode } from 'snowmint';\nglobalThis.sm = { decode };\n", ceiling: 37 * 1024 },
   // Raised from 53 KB when Snowflakes and TypeIDs moved to modules of their
   // own (configure + nextId 45 -> 20 KB, every minting function 52 -> 28 KB,
   // decode 45 -> 39 KB): a page of everything carries them beside the full

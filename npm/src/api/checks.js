@@ -106,3 +106,30 @@ export function call(fn) {
     throw fromBackend(e);
   }
 }
+
+/** A Snowflake's decimal text, as the core's detect() tells it (1 to 20 ASCII digits). */
+const DECIMAL = /^[0-9]{1,20}$/;
+const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
+/**
+ * The value of a decimal Snowflake text read in JavaScript, or undefined
+ * for the core to read (and name the problem): 1 to 20 ASCII digits up to
+ * 2^64 - 1 are what the core's detect() calls a Snowflake and its decimal
+ * parser accepts (leading zeros included); the shared vectors prove the two agree.
+ */
+export function decimalId(text) {
+  if (!DECIMAL.test(text)) return undefined;
+  const v = BigInt(text);
+  return v <= U64_MAX ? v : undefined;
+}
+
+export function idTypeError(id) {
+  const hint = typeof id === 'number' ? ' (a number cannot hold every 64-bit ID exactly: pass a bigint or a decimal string)' : '';
+  return new ArgumentError('ERR_INVALID_ARG_TYPE', `id must be a bigint or a string, got ${describe(id)}${hint}`);
+}
+
+/** An ID argument as text (bigint or string), for the core. */
+export const idText = (id) => {
+  if (typeof id === 'bigint' || typeof id === 'string') return String(id);
+  throw idTypeError(id);
+};
