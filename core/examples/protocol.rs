@@ -17,7 +17,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use snowmint::binding::{
-    ERROR_CLASSES, ERROR_CODES, MAX_TEXT_RUN, MIN_RUN, NAME_LISTS, Report, SpecSlot, name_index,
+    ERROR_CLASSES, ERROR_CODES, LayoutSlot, MAX_TEXT_RUN, MIN_RUN, NAME_LISTS, Report, SpecSlot,
+    name_index,
 };
 use snowmint::snowflake::Preset;
 use snowmint::{Error, Kind, ParseError, TextKind};
@@ -177,7 +178,12 @@ fn more_words() -> String {
 /// The words of an unknown name of each of the core's lists, numbered
 /// after MORE_WORDS (the Snowflake module's).
 fn snowflake_module() -> String {
-    let mut out = String::new();
+    let mut out =
+        String::from("/** The slots of a layout the module describes (binding::LayoutSlot). */\n");
+    for (i, name) in LayoutSlot::NAMES.iter().enumerate() {
+        out += &format!("const {} = {i};\n", constant_name(name));
+    }
+    out += &format!("const LAYOUT_LEN = {};\n", LayoutSlot::LEN);
     // An unknown name: numbered after those, by its list; `t` is the name
     // as the module gives it, shown as the core shows a name.
     let keys: Vec<String> = NAME_LISTS

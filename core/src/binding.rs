@@ -174,6 +174,47 @@ impl Report {
     }
 }
 
+/// How the browser's Snowflake module (`wasm/mint/src/snowflake.rs`
+/// `write_layout`) describes a layout to JavaScript, in a `Float64Array` of
+/// [`LayoutSlot::LEN`] slots: the slots by name. `examples/protocol.rs`
+/// writes the same names into `npm/src/web/snowflake.js`.
+pub struct LayoutSlot;
+
+impl LayoutSlot {
+    /// The time field's width in bits.
+    pub const TIME_BITS: usize = 0;
+    /// The worker field's width in bits.
+    pub const WORKER_BITS: usize = 1;
+    /// The sequence field's width in bits.
+    pub const SEQUENCE_BITS: usize = 2;
+    /// How many ms one tick of the time field lasts.
+    pub const UNIT_MS: usize = 3;
+    /// The epoch, in Unix ms.
+    pub const EPOCH_MS: usize = 4;
+    /// The field order, as its index in the core's list of orders.
+    pub const ORDER: usize = 5;
+    /// The worker split's low part's width in bits, or -1 for no split.
+    pub const LOW_BITS: usize = 6;
+    /// How many bytes of the module's text buffer the split's high name takes.
+    pub const HIGH_LENGTH: usize = 7;
+    /// How many bytes after it the split's low name takes.
+    pub const LOW_LENGTH: usize = 8;
+    /// The description's length.
+    pub const LEN: usize = 9;
+    /// The slots' names, in order.
+    pub const NAMES: [&'static str; LayoutSlot::LEN] = [
+        "timeBits",
+        "workerBits",
+        "sequenceBits",
+        "unitMs",
+        "epochMs",
+        "order",
+        "lowBits",
+        "highLength",
+        "lowLength",
+    ];
+}
+
 /// Every error code a binding or the JS layer raises, with the public error
 /// class (`npm/src/errors.js`) it belongs to, grouped by class. The core's
 /// codes (`Error::code`), the lease crate's (`snowmint_lease::Code`) and the
@@ -370,7 +411,7 @@ mod tests {
 
     #[test]
     fn slot_names_follow_their_indexes() {
-        use super::{Report, SpecSlot};
+        use super::{LayoutSlot, Report, SpecSlot};
         let spec = [
             (SpecSlot::WORKER_ID, "workerId"),
             (SpecSlot::PRESET, "preset"),
@@ -387,6 +428,8 @@ mod tests {
         }
         assert_eq!(Report::NAMES[Report::HIGH_WATER_MS], "highWaterMs");
         assert_eq!(Report::NAMES[Report::EXPIRY_WORD_SET], "expiryWordSet");
+        assert_eq!(LayoutSlot::NAMES[LayoutSlot::EPOCH_MS], "epochMs");
+        assert_eq!(LayoutSlot::NAMES[LayoutSlot::LOW_LENGTH], "lowLength");
         // The Discord preset with named worker parts, a lease's start, no custom layout.
         let mut numbers = [0.0; SpecSlot::LEN];
         numbers[SpecSlot::PRESET] = 1.0;

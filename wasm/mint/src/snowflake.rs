@@ -12,7 +12,7 @@ use core::cell::{Cell, RefCell};
 
 use snowmint::Error;
 use snowmint::at::Pick;
-use snowmint::binding::{MAX_ID_RUN, NAME_LISTS, Report, SpecSlot, spec_of_numbers};
+use snowmint::binding::{LayoutSlot, MAX_ID_RUN, NAME_LISTS, Report, SpecSlot, spec_of_numbers};
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{AtomicSnowflake, Layout, Run, Spec, parse_decimal_of_width};
 
@@ -57,8 +57,13 @@ static GENERATION: One<Cell<u32>> = One(Cell::new(0));
 /// A spec's numbers, written by JS before a call that takes one.
 static SPEC: One<Cell<[f64; SpecSlot::LEN]>> = One(Cell::new([0.0; SpecSlot::LEN]));
 /// What a call gives back besides IDs: a layout ([`write_layout`]) or a
-/// run's report (`snowmint::binding::Report`).
-static INFO: One<Cell<[f64; 9]>> = One(Cell::new([0.0; 9]));
+/// run's report (`snowmint::binding::Report`), whichever is longer.
+const INFO_LEN: usize = if LayoutSlot::LEN > Report::LEN {
+    LayoutSlot::LEN
+} else {
+    Report::LEN
+};
+static INFO: One<Cell<[f64; INFO_LEN]>> = One(Cell::new([0.0; INFO_LEN]));
 
 /// Where JS writes a spec's numbers.
 #[unsafe(no_mangle)]
@@ -132,29 +137,25 @@ fn spec_and_clock(clock: f64) -> Result<(Spec, Clocks), Error> {
     Ok((spec_of_numbers(&numbers)?, Clocks(choice)))
 }
 
-/// Writes a layout into [`INFO`] (widths, unit, epoch, order index, and
-/// the worker split's low bits or -1) and its split's names into
-/// [`OUT`] (high, then low; their lengths in `INFO[7..9]`).
+/// Writes a layout into [`INFO`] (`snowmint::binding::LayoutSlot`) and its
+/// split's names into [`OUT`] (high, then low).
 fn write_layout(l: &Layout) -> f64 {
-    let mut info = [
-        l.time_bits().into(),
-        l.worker_bits().into(),
-        l.sequence_bits().into(),
-        l.unit_ms().into(),
-        l.epoch_ms() as f64,
-        l.order() as u8 as f64,
-        -1.0,
-        0.0,
-        0.0,
-    ];
+    let mut info = [0.0; INFO_LEN];
+    info[LayoutSlot::TIME_BITS] = l.time_bits().into();
+    info[LayoutSlot::WORKER_BITS] = l.worker_bits().into();
+    info[LayoutSlot::SEQUENCE_BITS] = l.sequence_bits().into();
+    info[LayoutSlot::UNIT_MS] = l.unit_ms().into();
+    info[LayoutSlot::EPOCH_MS] = l.epoch_ms() as f64;
+    info[LayoutSlot::ORDER] = l.order() as u8 as f64;
+    info[LayoutSlot::LOW_BITS] = -1.0;
     if let Some(split) = l.split() {
         let mut out = OUT.0.borrow_mut();
         let (high, low) = (split.high.as_bytes(), split.low.as_bytes());
         out[..high.len()].copy_from_slice(high);
         out[high.len()..high.len() + low.len()].copy_from_slice(low);
-        info[6] = split.low_bits.into();
-        info[7] = high.len() as f64;
-        info[8] = low.len() as f64;
+        info[LayoutSlot::LOW_BITS] = split.low_bits.into();
+        info[LayoutSlot::HIGH_LENGTH] = high.len() as f64;
+        info[LayoutSlot::LOW_LENGTH] = low.len() as f64;
     }
     INFO.0.set(info);
     0.0
@@ -221,7 +222,7 @@ pub extern "C" fn generation() -> f64 {
 
 /// Writes a run's report into [`INFO`] (`snowmint::binding::Report`).
 fn report(run: &Run, high_water_ms: Option<u64>, default: bool) {
-    let mut info = [0.0; 9];
+    let mut info = [0.0; INFO_LEN];
     let generation = if default { GENERATION.0.get() } else { 0 };
     info[..4].copy_from_slice(&Report::of_run(run, high_water_ms, generation));
     INFO.0.set(info);
