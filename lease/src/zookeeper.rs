@@ -25,13 +25,19 @@
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use zookeeper_client as zk;
 
 use crate::driver::{Extended, Store, StoreFuture};
 use crate::error::{Code, LeaseError};
 use crate::machine::{Claim, PeerReading, Readings, Timing};
+
+mod session;
+mod znode;
+
+use session::Session;
+use znode::{not_ours, persistent};
 
 /// Peers' znodes read per renewal, so renewals stay cheap in a large fleet.
 pub const PEER_SAMPLE: usize = 16;
@@ -45,25 +51,6 @@ fn io(e: impl std::fmt::Display) -> LeaseError {
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// What a write on our worker znode fails with once it is not ours.
-fn not_ours(e: &zk::Error) -> bool {
-    matches!(
-        e,
-        zk::Error::NoNode | zk::Error::BadVersion | zk::Error::SessionExpired
-    )
-}
-
-fn persistent() -> zk::CreateOptions<'static> {
-    zk::CreateMode::Persistent.with_acls(zk::Acls::anyone_all())
-}
-
-/// The client of the current session, and since when it has been disconnected.
-#[derive(Default)]
-struct Session {
-    client: Option<zk::Client>,
-    disconnected_at: Option<Instant>,
 }
 
 /// Our worker znode and its data version (only our writes move it).
@@ -136,91 +123,6 @@ impl ZkStore {
 
     fn path(&self, what: &str, id: u32) -> String {
         format!("{}/{what}/{id}", self.root)
-    }
-
-    /// Whether the current session has ended (its ephemeral znodes are gone, or soon will be).
-    fn ended(&self) -> bool {
-        let mut guard = lock(&self.session);
-        let s = &mut *guard;
-        let Some(client) = &s.client else {
-            return true;
-        };
-        match client.state() {
-            state if state.is_terminated() => true,
-            zk::SessionState::Disconnected => {
-                let since = *s.disconnected_at.get_or_insert_with(Instant::now);
-                since.elapsed() > client.session_timeout()
-            }
-            _ => {
-                s.disconnected_at = None;
-                false
-            }
-        }
-    }
-
-    fn client(&self) -> Result<zk::Client, LeaseError> {
-        lock(&self.session)
-            .client
-            .clone()
-            .ok_or_else(|| io("no session"))
-    }
-
-    /// The client to claim with: a new session if the last one ended.
-    async fn for_claim(&self) -> Result<zk::Client, LeaseError> {
-        if !self.ended() {
-            return self.client();
-        }
-        let old = lock(&self.session).client.take();
-        drop(old);
-        let ttl = Duration::from_millis(self.timing.ttl_ms);
-        let connect = zk::Client::connector()
-            .with_session_timeout(ttl)
-            .with_fail_eagerly()
-            .connect(&self.hosts);
-        let client = match tokio::time::timeout(ttl, connect).await {
-            Ok(c) => c.map_err(|e| io(format!("cannot connect to {}: {e}", self.hosts)))?,
-            Err(_) => {
-                return Err(LeaseError::new(
-                    Code::Timeout,
-                    format!(
-                        "zookeeper: the client did not connect to {} within {} ms",
-                        self.hosts, self.timing.ttl_ms
-                    ),
-                ));
-            }
-        };
-        *lock(&self.session) = Session {
-            client: Some(client.clone()),
-            disconnected_at: None,
-        };
-        Ok(client)
-    }
-
-    async fn get(
-        client: &zk::Client,
-        path: &str,
-    ) -> Result<Option<(String, zk::Stat)>, LeaseError> {
-        match client.get_data(path).await {
-            Ok((data, stat)) => Ok(Some((String::from_utf8_lossy(&data).into_owned(), stat))),
-            Err(zk::Error::NoNode) => Ok(None),
-            Err(e) => Err(io(e)),
-        }
-    }
-
-    async fn children(client: &zk::Client, path: &str) -> Result<Vec<u32>, LeaseError> {
-        match client.list_children(path).await {
-            Ok(names) => Ok(names.iter().filter_map(|n| n.parse().ok()).collect()),
-            Err(zk::Error::NoNode) => Ok(vec![]),
-            Err(e) => Err(io(e)),
-        }
-    }
-
-    /// Creates a persistent znode with `data` unless it exists.
-    async fn ensure(client: &zk::Client, path: &str, data: &str) -> Result<(), LeaseError> {
-        match client.create(path, data.as_bytes(), &persistent()).await {
-            Ok(_) | Err(zk::Error::NodeExists) => Ok(()),
-            Err(e) => Err(io(e)),
-        }
     }
 
     async fn claim_in(&self, order: &[u32], token: &str) -> Result<Option<Claim>, LeaseError> {
@@ -479,26 +381,4 @@ impl Store for ZkStore {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn urls_name_the_members_and_the_path() {
-        let s = ZkStore::new("zk://zk1:2181,zk2:2181/ids/lease", "p").unwrap();
-        assert_eq!(
-            (s.hosts.as_str(), s.place()),
-            ("zk1:2181,zk2:2181", "/ids/lease".into())
-        );
-        let s = ZkStore::new("zk://zk1:2181", "snowmint").unwrap();
-        assert_eq!(s.place(), "/snowmint");
-        for (bad, why) in [
-            ("etcd://h:1", "unknown scheme"),
-            ("zk:///x", "not HOST:PORT"),
-            ("zk://h:1//x", "not an absolute znode path"),
-        ] {
-            let e = ZkStore::new(bad, "p").unwrap_err();
-            assert_eq!(e.code(), Code::InvalidOption);
-            assert!(e.message().contains(why), "{e}");
-        }
-    }
-}
+mod tests;

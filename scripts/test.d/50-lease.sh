@@ -20,8 +20,9 @@ test -f /usr/share/java/zookeeper.jar && command -v java >/dev/null || bash scri
 # With the Redis, etcd and ZooKeeper drivers: the state machine's unit tests
 # and proptests, the local lease, the doctests (docs/lease.md's Rust
 # blocks), and lease/tests/redis.rs, etcd.rs and zookeeper.rs, the fault
-# suites of the Rust driver against a real redis-server (FLUSHALL, a restart
-# without data, a killed holder, clocks 5 s off), a real etcd (a deleted
+# suites of the Rust driver (lease/tests/common/scenarios.rs, run per store)
+# against a real redis-server (FLUSHALL, a restart without data, a deleted
+# worker key, a killed holder, clocks 5 s off), a real etcd (a deleted
 # worker key, a killed holder, a restart on an empty data directory, clocks
 # 5 s off their peers) and a real ZooKeeper (a deleted worker znode, a
 # restart on an empty data directory, clocks 5 s off the server's). The

@@ -1,6 +1,9 @@
-//! What the coordinator tests (redis.rs, etcd.rs) share: a free port, a
-//! temp directory, a clock that a test moves, and the short lease timing.
+//! What the coordinator tests (redis.rs, etcd.rs, zookeeper.rs) share: a
+//! free port, a temp directory, a clock that a test moves, the short lease
+//! timing, and the fault scenarios they all run ([`scenarios`]).
 #![allow(dead_code)] // each test file uses its part
+
+pub mod scenarios;
 
 use std::net::TcpListener;
 use std::path::PathBuf;
