@@ -159,7 +159,7 @@ fn mint_module() -> String {
     );
     out += &format!("const FRESH_MS = {};\n", Report::FRESH_MS);
     out += "/** The numbered errors that are all numbers (core Error::all_numbers): code and message of the numbers `a`, `b`. */\n";
-    out += &words(0..Error::ALL_NUMBERS, "WORDS");
+    out += &words(0..Error::ALL_NUMBERS, "WORDS", Error::from_numbered);
     out
 }
 
@@ -170,8 +170,39 @@ fn more_words() -> String {
     let mut out = String::from(
         "/** The numbered errors after WORDS (core Error::numbered): code and message of the numbers `a`, `b`. */\n",
     );
-    out += &words(Error::ALL_NUMBERS..Error::NUMBERED, "MORE_WORDS")
-        .replace("const MORE_WORDS", "export const MORE_WORDS");
+    out += &words(
+        Error::ALL_NUMBERS..Error::NUMBERED,
+        "MORE_WORDS",
+        Error::from_numbered,
+    )
+    .replace("const MORE_WORDS", "export const MORE_WORDS");
+    out
+}
+
+/// The words of a namespace's errors (the name-based modules'), numbered
+/// after the others, and which of them is each length's, which JavaScript
+/// words itself for a namespace longer than a module's buffer.
+fn names_module() -> String {
+    let range = Error::NUMBERED..Error::NUMBERED + Error::NUMBERED_UUID;
+    let place = |what: fn(&ParseError) -> bool| {
+        range
+            .clone()
+            .position(|i| matches!(Error::from_numbered_uuid(i, HOLES), Some(Error::Parse(ref p)) if what(p)))
+            .expect("a place of the range")
+    };
+    let mut out = String::from(
+        "/** The numbered errors of a namespace (core Error::numbered_uuid), from UUID_FIRST after mint.js's WORDS: code and message of the numbers `a`, `b`. */\n",
+    );
+    out += &format!(
+        "const UUID_FIRST = {};\n",
+        Error::NUMBERED - Error::ALL_NUMBERS
+    );
+    out += &format!(
+        "const TEXT_LENGTH = {};\nconst BYTE_LENGTH = {};\n",
+        place(|p| matches!(p, ParseError::Length { .. })),
+        place(|p| matches!(p, ParseError::ByteLength { .. }))
+    );
+    out += &words(range, "UUID_WORDS", Error::from_numbered_uuid);
     out
 }
 
@@ -225,10 +256,14 @@ fn snowflake_module() -> String {
 
 /// `const NAME = [...]`: the words of the numbered errors of `indexes`,
 /// each the core's own message with its numbers left as holes.
-fn words(indexes: std::ops::Range<u32>, name: &str) -> String {
+fn words(
+    indexes: std::ops::Range<u32>,
+    name: &str,
+    from_numbered: fn(u32, [u64; 2]) -> Option<Error>,
+) -> String {
     let mut out = format!("const {name} = [\n");
     for index in indexes {
-        let e = Error::from_numbered(index, HOLES).expect("every index below NUMBERED");
+        let e = from_numbered(index, HOLES).expect("every index of the range");
         let mut message = e
             .to_string()
             .replace(&HOLES[0].to_string(), "${a}")
@@ -284,6 +319,7 @@ fn main() -> ExitCode {
         ("src/web/mint.js", mint_module()),
         ("src/web/words.js", more_words()),
         ("src/web/snowflake.js", snowflake_module()),
+        ("src/web/names.js", names_module()),
     ];
     for (file, body) in files {
         let path = npm.join(file);

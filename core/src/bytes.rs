@@ -149,6 +149,12 @@ fn fixed<const N: usize>(
 }
 
 impl Uuid {
+    /// The UUID of 16 bytes given as a slice, or the length error
+    /// `Id::from_bytes` gives.
+    pub fn from_slice(bytes: &[u8]) -> Result<Uuid, Error> {
+        Ok(Uuid::from_bytes(fixed(bytes, Kind::Uuid, "16")?))
+    }
+
     /// A v8 UUID of 16 bytes given as a slice ([`Uuid::v8_from_bytes`]),
     /// or the length error.
     pub fn v8_from_slice(bytes: &[u8]) -> Result<Uuid, Error> {

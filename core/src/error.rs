@@ -4,7 +4,7 @@
 
 pub use crate::kind::Kind;
 use crate::snowflake::{LayoutRule, decimal};
-use crate::typeid;
+use crate::{typeid, uuid};
 
 mod message;
 
@@ -348,6 +348,90 @@ impl Error {
     }
 }
 
+/// The numbered errors of a UUID argument, numbered after all the others
+/// ([`Error::NUMBERED`]): its text's length, its bytes' length, and a
+/// character each place of the text refuses ([`uuid::ALLOWED`]), by how its
+/// message shows the byte.
+mod uuid_place {
+    pub const LENGTH: u32 = 0;
+    pub const BYTE_LENGTH: u32 = 1;
+    pub const CHARACTER: u32 = 2;
+    pub const LEN: u32 = CHARACTER + 3 * super::uuid::ALLOWED.len() as u32;
+}
+
+impl Error {
+    /// How many errors [`Error::numbered_uuid`] numbers.
+    pub const NUMBERED_UUID: u32 = uuid_place::LEN;
+
+    /// The errors of a UUID argument (the browser's name-based module reads
+    /// a namespace, as text or bytes) as an index from [`Error::NUMBERED`]
+    /// on and two numbers, as [`Error::numbered`] numbers the others, so
+    /// that its JavaScript words them from templates of this `Display`.
+    /// `None` for any other error.
+    pub fn numbered_uuid(&self) -> Option<(u32, [u64; 2])> {
+        let Error::Parse(e) = self else {
+            return None;
+        };
+        let (place, numbers) = match *e {
+            ParseError::Length {
+                kind: Kind::Uuid,
+                found,
+                ..
+            } => (uuid_place::LENGTH, [found as u64, 0]),
+            ParseError::ByteLength {
+                kind: Kind::Uuid,
+                found,
+                ..
+            } => (uuid_place::BYTE_LENGTH, [found as u64, 0]),
+            ParseError::Character {
+                kind: Kind::Uuid,
+                position,
+                found,
+                allowed,
+            } => {
+                let rule = uuid::ALLOWED.iter().position(|a| *a == allowed)? as u32;
+                (
+                    uuid_place::CHARACTER + 3 * rule + message::shape(found) as u32,
+                    [position as u64, found.into()],
+                )
+            }
+            _ => return None,
+        };
+        Some((Error::NUMBERED + place, numbers))
+    }
+
+    /// The error [`Error::numbered_uuid`] gave `index` and `numbers` for.
+    pub fn from_numbered_uuid(index: u32, [a, b]: [u64; 2]) -> Option<Error> {
+        let place = index.checked_sub(Error::NUMBERED)?;
+        let parse = match place {
+            uuid_place::LENGTH => ParseError::Length {
+                kind: Kind::Uuid,
+                expected: uuid::LENGTHS,
+                found: a as usize,
+            },
+            uuid_place::BYTE_LENGTH => ParseError::ByteLength {
+                kind: Kind::Uuid,
+                expected: "16",
+                found: a as usize,
+            },
+            p if p < uuid_place::LEN => {
+                let (rule, shape) = (
+                    (p - uuid_place::CHARACTER) / 3,
+                    (p - uuid_place::CHARACTER) % 3,
+                );
+                ParseError::Character {
+                    kind: Kind::Uuid,
+                    position: a as usize,
+                    found: byte_shown(shape, b),
+                    allowed: uuid::ALLOWED[rule as usize],
+                }
+            }
+            _ => return None,
+        };
+        Some(Error::Parse(parse))
+    }
+}
+
 impl From<ParseError> for Error {
     fn from(e: ParseError) -> Self {
         Error::Parse(e)
@@ -455,6 +539,32 @@ mod tests {
             assert_eq!(Error::from_numbered(i, numbers), Some(e));
         }
         assert_eq!(Error::from_numbered(Error::NUMBERED, [0, 0]), None);
+        for index in Error::NUMBERED..Error::NUMBERED + Error::NUMBERED_UUID {
+            let e = Error::from_numbered_uuid(index, [7, 11]).unwrap();
+            let (i, numbers) = e.numbered_uuid().unwrap();
+            assert_eq!(i, index);
+            assert_eq!(Error::from_numbered_uuid(i, numbers), Some(e));
+        }
+        let end = Error::NUMBERED + Error::NUMBERED_UUID;
+        assert_eq!(Error::from_numbered_uuid(end, [0, 0]), None);
+        // What the parsers return for a UUID argument is numbered as it is.
+        for text in [
+            "",
+            "{6ba7b810-9dad-11d1-80b4-00c04fd430c8)",
+            "urn:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430cX",
+            "6ba7b810x9dad-11d1-80b4-00c04fd430c8",
+            "6ba7b810-9dad-11d1-80b4-00c04fd430\u{e9}",
+            "6ba7b810-9dad-11d1-80b4-00c04fd430\u{7}8",
+            "(6ba7b810-9dad-11d1-80b4-00c04fd430c8}",
+            "URN:UUID-6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+        ] {
+            let e = Error::from(crate::uuid::Uuid::parse(text).unwrap_err());
+            let (i, numbers) = e.numbered_uuid().expect(text);
+            assert_eq!(Error::from_numbered_uuid(i, numbers), Some(e), "{text}");
+        }
+        let e = crate::uuid::Uuid::from_slice(&[0; 15]).unwrap_err();
+        let (i, numbers) = e.numbered_uuid().unwrap();
+        assert_eq!(Error::from_numbered_uuid(i, numbers), Some(e));
         let field = Error::FieldOutOfRange {
             field: "worker",
             value: 1,

@@ -36,32 +36,89 @@ impl Uuid {
     /// The v3 (MD5) UUID of `name` in `namespace`.
     #[cfg(feature = "name-based")]
     pub fn v3(namespace: Uuid, name: &[u8]) -> Uuid {
-        hashed::<Md5>(namespace, name, 3)
+        NameHasher::v3(namespace).chain(name).finish()
     }
 
     /// The v5 (SHA-1) UUID of `name` in `namespace`.
     #[cfg(feature = "name-based")]
     pub fn v5(namespace: Uuid, name: &[u8]) -> Uuid {
-        hashed::<Sha1>(namespace, name, 5)
+        NameHasher::v5(namespace).chain(name).finish()
     }
 }
 
-/// The first 16 bytes of the hash of namespace and name, with the version
-/// and variant bits set.
+/// A name-based UUID whose name is hashed part by part, for a caller that
+/// holds only part of the name at a time (the browser's module, whose
+/// buffer is smaller than a name may be): the same UUID as [`Uuid::v3`] or
+/// [`Uuid::v5`] of the parts joined.
 #[cfg(feature = "name-based")]
-fn hashed<D: Digest>(namespace: Uuid, name: &[u8], version: u8) -> Uuid {
-    let hash = D::new()
-        .chain_update(namespace.to_bytes())
-        .chain_update(name)
-        .finalize();
+#[derive(Clone)]
+pub enum NameHasher {
+    /// Version 3: MD5.
+    V3(Md5),
+    /// Version 5: SHA-1.
+    V5(Sha1),
+}
+
+#[cfg(feature = "name-based")]
+impl NameHasher {
+    /// A v3 UUID of a name in `namespace`, before any of the name.
+    pub fn v3(namespace: Uuid) -> Self {
+        NameHasher::V3(Md5::new_with_prefix(namespace.to_bytes()))
+    }
+
+    /// A v5 UUID of a name in `namespace`, before any of the name.
+    pub fn v5(namespace: Uuid) -> Self {
+        NameHasher::V5(Sha1::new_with_prefix(namespace.to_bytes()))
+    }
+
+    /// Hashes the next part of the name.
+    pub fn update(&mut self, part: &[u8]) {
+        match self {
+            NameHasher::V3(h) => h.update(part),
+            NameHasher::V5(h) => h.update(part),
+        }
+    }
+
+    /// [`NameHasher::update`], by value.
+    pub fn chain(mut self, part: &[u8]) -> Self {
+        self.update(part);
+        self
+    }
+
+    /// The UUID: the hash's first 16 bytes, with the version and variant bits set.
+    pub fn finish(self) -> Uuid {
+        let (hash, version) = match self {
+            NameHasher::V3(h) => (first_16(&h.finalize()), 3),
+            NameHasher::V5(h) => (first_16(&h.finalize()), 5),
+        };
+        Uuid::with_version(u128::from_be_bytes(hash), version)
+    }
+}
+
+#[cfg(feature = "name-based")]
+fn first_16(hash: &[u8]) -> [u8; 16] {
     let mut first = [0u8; 16];
     first.copy_from_slice(&hash[..16]);
-    Uuid::with_version(u128::from_be_bytes(first), version)
+    first
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_hashed_in_parts_is_the_name_hashed_whole() {
+        let name = b"https://www.example.com/a/longer/name";
+        let v3 = Uuid::v3(Uuid::NAMESPACE_URL, name);
+        let v5 = Uuid::v5(Uuid::NAMESPACE_URL, name);
+        for cut in [0, 1, 7, name.len()] {
+            let (a, b) = name.split_at(cut);
+            let hashed = NameHasher::v3(Uuid::NAMESPACE_URL).chain(a).chain(b);
+            assert_eq!(hashed.finish(), v3);
+            let hashed = NameHasher::v5(Uuid::NAMESPACE_URL).chain(a).chain(b);
+            assert_eq!(hashed.finish(), v5);
+        }
+    }
 
     #[test]
     fn rfc_9562_appendix_a_examples() {

@@ -189,17 +189,17 @@ impl Uuid {
             32 => parse_hex(text, 0, false),
             36 => hyphenated(0),
             38 => {
-                expect(text, 0, b"{", "'{' to open a braced UUID")?;
-                expect(text, 37, b"}", "'}' to close a braced UUID")?;
+                expect(text, 0, b"{", OPEN_BRACE)?;
+                expect(text, 37, b"}", CLOSE_BRACE)?;
                 hyphenated(1)
             }
             45 => {
-                expect(text, 0, b"urn:uuid:", "the prefix urn:uuid:")?;
+                expect(text, 0, b"urn:uuid:", URN)?;
                 hyphenated(9)
             }
             found => Err(ParseError::Length {
                 kind: Kind::Uuid,
-                expected: "32, 36, 38 (braced) or 45 (urn:uuid:)",
+                expected: LENGTHS,
                 found,
             }),
         }
@@ -241,6 +241,17 @@ impl Variant {
     }
 }
 
+/// The lengths of a UUID's text forms, and what each place of one allows:
+/// the words of [`Uuid::parse`]'s errors, one list so that an error can be
+/// numbered by them (`Error::numbered_uuid`).
+pub(crate) const LENGTHS: &str = "32, 36, 38 (braced) or 45 (urn:uuid:)";
+pub(crate) const HEX: &str = "hex digits 0-9, a-f";
+pub(crate) const HYPHEN: &str = "'-' between the groups of 8-4-4-4-12 hex digits";
+pub(crate) const OPEN_BRACE: &str = "'{' to open a braced UUID";
+pub(crate) const CLOSE_BRACE: &str = "'}' to close a braced UUID";
+pub(crate) const URN: &str = "the prefix urn:uuid:";
+pub(crate) const ALLOWED: [&str; 5] = [HEX, HYPHEN, OPEN_BRACE, CLOSE_BRACE, URN];
+
 /// Checks that `text` has `want` at `start`, ASCII case-insensitively.
 fn expect(text: &[u8], start: usize, want: &[u8], allowed: &'static str) -> Result<(), ParseError> {
     match (start..)
@@ -273,11 +284,7 @@ fn parse_hex(text: &[u8], start: usize, hyphens: bool) -> Result<Uuid, ParseErro
                     kind: Kind::Uuid,
                     position,
                     found: c,
-                    allowed: if at_hyphen {
-                        "'-' between the groups of 8-4-4-4-12 hex digits"
-                    } else {
-                        "hex digits 0-9, a-f"
-                    },
+                    allowed: if at_hyphen { HYPHEN } else { HEX },
                 });
             }
         }

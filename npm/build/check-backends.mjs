@@ -37,10 +37,11 @@ writeFileSync(
 import type * as Addon from './napi.js';
 import { wasmBackend } from '${rel(path.join(ROOT, 'npm/src/wasm-backend.js'))}';
 import { MINTERS, typeidMinter } from '${rel(path.join(ROOT, 'npm/src/web/minters.js'))}';
+import { uuidv3, uuidv5 } from '${rel(path.join(ROOT, 'npm/src/web/names.js'))}';
 import { snowflakeBackend } from '${rel(path.join(ROOT, 'npm/src/web/snowflake.js'))}';
 
 export const native: Backend = { ...({} as typeof Addon), name: 'native' };
-export const wasm: Backend = wasmBackend(undefined, { minters: MINTERS, typeid: typeidMinter, snowflakes: snowflakeBackend() });
+export const wasm: Backend = wasmBackend(undefined, { minters: MINTERS, typeid: typeidMinter, snowflakes: snowflakeBackend(), names: { uuidv3, uuidv5 } });
 // The Snowflake module's part: what the browser's Snowflake API (api/snowflakes.js) calls.
 export const snowflakes: Pick<Backend, 'name' | 'constants' | 'nameIndex' | 'layoutOf' | 'snowflakeNew' | 'defaultInit' | 'defaultConfigure' | 'defaultHandle' | 'snowflakeAt' | 'parseSnowflake' | 'testClockNew'> = snowflakeBackend();
 `,

@@ -4,7 +4,8 @@
 // npm/entries/workerd.js (Cloudflare's workerd) over host-workerd.js, and
 // npm/entries/browser.js (browsers, and `snowmint/wasm` everywhere), in which
 // every name is a pure export of its own, so that a bundler keeps only what
-// a page imports: the texts from web/texts.js (the minting modules),
+// a page imports: the texts from web/texts.js and uuidv3(), uuidv5() from
+// web/names.js (the minting modules),
 // configure(), nextId(), Snowflake and TestClock over the Snowflake module
 // (web/snowflake.js), the core's values, and the rest over host-browser.js's
 // full module; each API is built at its first call (web/later.js). Named ESM exports must be
@@ -40,16 +41,21 @@ export const { ${API_NAMES.join(', ')} } = api;
 /** The browser entry's names that are the core's values, with the key of each in the core's constants. */
 const VALUES = { NIL: 'uuidNil', MAX: 'uuidMax', presets: 'presets', NAMESPACES: 'namespaces', constants: 'constants' };
 const CLASSES = ['Snowflake', 'TestClock'];
-// Read, not imported: web/texts.js imports the minting module, built after the entries.
-const texts = readFileSync(new URL('../src/web/texts.js', import.meta.url), 'utf8');
-const textNames = [...texts.matchAll(/^export (?:const|function) (\w+)/gm)].map((m) => m[1]);
-const stray = textNames.filter((n) => !API_NAMES.includes(n));
-if (stray.length) throw new Error(`web/texts.js exports ${stray} that API_NAMES lacks`);
+// Read, not imported: web/texts.js and web/names.js import the minting modules, built after the entries.
+const exportsOf = (file) => {
+  const text = readFileSync(new URL(`../src/web/${file}`, import.meta.url), 'utf8');
+  const names = [...text.matchAll(/^export (?:const|function) (\w+)/gm)].map((m) => m[1]);
+  const stray = names.filter((n) => !API_NAMES.includes(n));
+  if (stray.length) throw new Error(`web/${file} exports ${stray} that API_NAMES lacks`);
+  return names;
+};
+const textNames = exportsOf('texts.js');
+const nameBasedNames = exportsOf('names.js');
 const lost = SNOWFLAKE_NAMES.filter((n) => !API_NAMES.includes(n));
 if (lost.length) throw new Error(`api/snowflakes.js names ${lost} that API_NAMES lacks`);
 const lines = [];
 for (const name of API_NAMES) {
-  if (textNames.includes(name)) continue;
+  if (textNames.includes(name) || nameBasedNames.includes(name)) continue;
   const api = SNOWFLAKE_NAMES.includes(name) ? 'snowflakeApi' : 'readApi';
   if (name === 'backendName') lines.push(`export const backendName = 'wasm';`);
   else if (name in VALUES) lines.push(`export const ${name} = /* @__PURE__ */ value('${VALUES[name]}');`);
@@ -64,6 +70,7 @@ import { snowflakeApi } from '../src/web/snowflake.js';
 
 export { ${errorClasses.join(', ')} } from '../src/errors.js';
 export { ${textNames.join(', ')} } from '../src/web/texts.js';
+export { ${nameBasedNames.join(', ')} } from '../src/web/names.js';
 ${lines.join('\n')}
 `,
 );

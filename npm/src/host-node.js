@@ -10,6 +10,7 @@ import { makeError } from './errors.js';
 import { addon, nativeError } from './addon.js';
 import { wasmBackend } from './wasm-backend.js';
 import { MINTERS, typeidMinter } from './web/minters.js';
+import { uuidv3, uuidv5 } from './web/names.js';
 import { snowflakeBackend } from './web/snowflake.js';
 import { ownLease, processLease, workerLease } from './lease/local.js';
 
@@ -79,5 +80,5 @@ function explicitLease(workerId, forDefault) {
 
 // No native binary fits this platform: the same API over the wasm build,
 // which has no lock files (explicit worker IDs go unlocked there).
-const backend = nativeError ? wasmBackend(undefined, { minters: MINTERS, typeid: typeidMinter, snowflakes: snowflakeBackend() }) : { ...addon, name: 'native' };
+const backend = nativeError ? wasmBackend(undefined, { minters: MINTERS, typeid: typeidMinter, snowflakes: snowflakeBackend(), names: { uuidv3, uuidv5 } }) : { ...addon, name: 'native' };
 export const api = createApi(backend, nativeError ? { defaultOptions, defaultLease: noLease } : { defaultOptions, defaultLease, workerLease: explicitLease, ownLease });

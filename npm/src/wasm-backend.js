@@ -2,7 +2,7 @@
 // The wasm backend: the wasm-bindgen build of wasm/ (npm/wasm/), with the
 // interface of backend.d.ts that the napi addon also implements. Its
 // Snowflake generators and test clocks come from the Snowflake module, and
-// its texts (`mintText`) from the minting modules of wasm/mint/, where a
+// its texts (`mintText`) and name-based UUIDs from the minting modules of wasm/mint/, where a
 // host gives them (web/snowflake.js, web/minters.js: the browser entry
 // builds configure(), nextId(), Snowflake and its texts over those itself,
 // so its full API goes without them). The
@@ -23,18 +23,20 @@ let backend = null;
  * The backend (backend.d.ts) over a wasm instance of `module`, or of the
  * inlined bytes, with the parts of it other modules hold, where a host
  * gives them: `minters` (web/minters.js MINTERS) mint its texts, `typeid`
- * (web/minters.js typeidMinter) its TypeIDs, and `snowflakes`
- * (web/snowflake.js snowflakeBackend()) its Snowflakes.
+ * (web/minters.js typeidMinter) its TypeIDs, `snowflakes`
+ * (web/snowflake.js snowflakeBackend()) its Snowflakes, and `names`
+ * (web/names.js) its name-based UUIDs.
  * @param {WebAssembly.Module} [module]
  * @param {{
  *   minters?: Record<string, { texts(count: number, report: Float64Array): string }>,
  *   typeid?: (prefix: string, ms: number) => string,
  *   snowflakes?: Partial<import('./backend.js').Backend>,
+ *   names?: { uuidv3(name: Uint8Array, namespace: string): string, uuidv5(name: Uint8Array, namespace: string): string },
  * }} [parts]
  * @returns {import('./backend.js').Backend}
  */
 export function wasmBackend(module, parts = {}) {
-  const { minters, typeid, snowflakes } = parts;
+  const { minters, typeid, snowflakes, names } = parts;
   if (backend) return backend;
   let bytes;
   if (!module) {
@@ -57,6 +59,8 @@ export function wasmBackend(module, parts = {}) {
     snowflakeAt: (spec, ms, bound, sequence) => wasm.snowflakeAt(specArgs(C, spec), ms, bound, sequence),
     mintText: (kind, n, timing) => /** @type {NonNullable<typeof minters>} */ (minters)[kind].texts(n, timing),
     typeid: (prefix) => /** @type {NonNullable<typeof typeid>} */ (typeid)(prefix, Number.NaN),
+    uuidv3: (name, namespace) => /** @type {NonNullable<typeof names>} */ (names).uuidv3(name, namespace),
+    uuidv5: (name, namespace) => /** @type {NonNullable<typeof names>} */ (names).uuidv5(name, namespace),
   };
   backend = made;
   return made;

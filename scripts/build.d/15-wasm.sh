@@ -30,9 +30,10 @@ node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
 # (wasm/embed.mjs).
 # Raw exports, no glue; the two globals rustc exports are for no one.
 # The Snowflake module (configure, nextId, Snowflake, TestClock) is built for
-# size ("z"): its per-ID path is JavaScript's buffer, not wasm.
-declare -A MINT_MODULES=([ulid]=ulid [uuidv7]=uuidv7 [uuidv4]=uuidv4 [uuidv1]=uuidv1 [uuidv6]=uuidv6 [ksuid]=ksuid [objectid]=objectid [typeid]=typeid [snowflake]=snowflake)
-declare -A MINT_OPT=([snowflake]=z)
+# size ("z"): its per-ID path is JavaScript's buffer, not wasm. So are the
+# name-based one (uuidv3, uuidv5): a hash per call, no batches.
+declare -A MINT_MODULES=([ulid]=ulid [uuidv7]=uuidv7 [uuidv4]=uuidv4 [uuidv1]=uuidv1 [uuidv6]=uuidv6 [ksuid]=ksuid [objectid]=objectid [typeid]=typeid [snowflake]=snowflake [names]=names)
+declare -A MINT_OPT=([snowflake]=z [names]=z)
 embed=()
 for name in "${!MINT_MODULES[@]}"; do
   opt=()

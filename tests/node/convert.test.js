@@ -2,6 +2,7 @@
 // the shared vectors, the type and value checks, and typed errors. Runs
 // against the native addon (20-node.sh) and the wasm build (30-wasm.sh).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { sm, throwsCode, vectors } from './pkg.js';
 
@@ -122,6 +123,49 @@ test('uuidv3, uuidv5, uuidv8 and v1 <-> v6 agree with the RFC 9562 vectors in uu
   // A name is UTF-8: the same bytes, the same UUID.
   assert.equal(sm.uuidv5('é', sm.NAMESPACES.URL), sm.uuidv5(new Uint8Array([0xc3, 0xa9]), sm.NAMESPACES.URL));
   assert.notEqual(sm.uuidv5('a', sm.NAMESPACES.URL), sm.uuidv5('a', sm.NAMESPACES.DNS));
+});
+
+/** RFC 9562's name-based UUID of `name` in `namespace` (text), by node:crypto: a second implementation. */
+function nameBased(hash, version, namespace, name) {
+  const b = createHash(hash)
+    .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
+    .update(name)
+    .digest()
+    .subarray(0, 16);
+  b[6] = (b[6] & 0x0f) | (version << 4);
+  b[8] = (b[8] & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+test('uuidv3 and uuidv5 of names of any length (the wasm modules hash them in parts) agree with node:crypto', () => {
+  for (const length of [0, 1, 36863, 36864, 36865, 100_000, 1 << 20]) {
+    const name = Uint8Array.from({ length }, (_, i) => (i * 7 + length) & 0xff);
+    assert.equal(sm.uuidv3(name, sm.NAMESPACES.URL), nameBased('md5', 3, sm.NAMESPACES.URL, name), `v3, ${length} bytes`);
+    assert.equal(sm.uuidv5(name, sm.NAMESPACES.OID), nameBased('sha1', 5, sm.NAMESPACES.OID, name), `v5, ${length} bytes`);
+  }
+  const text = 'ü'.repeat(50_000);
+  assert.equal(sm.uuidv5(text, sm.NAMESPACES.DNS), nameBased('sha1', 5, sm.NAMESPACES.DNS, Buffer.from(text)));
+});
+
+test('uuidv3 and uuidv5: a namespace refused says where and what is allowed, whatever its length', () => {
+  const ns = sm.NAMESPACES.DNS;
+  const refused = [
+    [`${ns.slice(0, 35)}Z`, /invalid uuid: character 'Z' at position 35 is not allowed \(allowed: hex digits 0-9, a-f\)/],
+    [`${ns.slice(0, 8)}_${ns.slice(9)}`, /character '_' at position 8 is not allowed \(allowed: '-' between the groups of 8-4-4-4-12 hex digits\)/],
+    [`{${ns})`, /character '\)' at position 37 is not allowed \(allowed: '\}' to close a braced UUID\)/],
+    [`urn:uuid-${ns}`, /character '-' at position 8 is not allowed \(allowed: the prefix urn:uuid:\)/],
+    [`${ns.slice(0, 35)}é`, /a non-ASCII character at position 35 is not allowed \(allowed: hex digits 0-9, a-f\)/],
+    [`${ns.slice(0, 35)}\u0007`, /byte 0x07 at position 35 is not allowed/],
+    ['x'.repeat(40_000), /expected 32, 36, 38 \(braced\) or 45 \(urn:uuid:\) characters, found 40000$/],
+    ['é'.repeat(20_000), /characters, found 20000$/],
+  ];
+  for (const [namespace, message] of refused) {
+    for (const make of [sm.uuidv3, sm.uuidv5]) throwsCode(assert, () => make('x', namespace), sm.InvalidIdError, 'ERR_PARSE', message);
+  }
+  for (const length of [0, 15, 17, 40_000]) {
+    throwsCode(assert, () => sm.uuidv5('x', new Uint8Array(length)), sm.InvalidIdError, 'ERR_PARSE', new RegExp(`expected 16 bytes, found ${length}$`));
+  }
 });
 
 test('minted v1 and v6 UUIDs convert into each other', () => {

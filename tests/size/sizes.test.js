@@ -10,6 +10,17 @@ import { BUNDLERS, PAGES, PEERS, buildAll, table } from './pages.js';
 
 const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 const BOUNDS = JSON.parse(readFileSync(new URL('../vectors/bounds.json', import.meta.url), 'utf8'));
+/** RFC 9562's namespaces (its Table 3), by the names the vectors give them. */
+const NAMESPACES = {
+  DNS: '6ba7b810-9dad-11d1-80b4-00c04fd430c8',
+  URL: '6ba7b811-9dad-11d1-80b4-00c04fd430c8',
+  OID: '6ba7b812-9dad-11d1-80b4-00c04fd430c8',
+  X500: '6ba7b814-9dad-11d1-80b4-00c04fd430c8',
+};
+/** The name-based UUIDs of the shared vectors. */
+const NAME_BASED = JSON.parse(readFileSync(new URL('../vectors/uuid.json', import.meta.url), 'utf8'))
+  .filter((v) => v.name_based)
+  .map((v) => ({ name: v.name, version: v.version, namespace: NAMESPACES[v.name_based.namespace], text: v.name_based.name, uuid: v.text }));
 
 let builds;
 let cleanup;
@@ -34,7 +45,7 @@ for (const page of PAGES) {
  * Runs in the page: mints and decodes with what the page put on
  * `globalThis.sm`, and returns what failed and how many checks ran.
  */
-function checkPage(bounds) {
+function checkPage({ bounds, nameBased }) {
   const sm = globalThis.sm;
   const failed = [];
   let checks = 0;
@@ -105,6 +116,10 @@ function checkPage(bounds) {
       expect(lo === hi && Math.abs(lo - v.timestamp_ms) < 1000, `${v.name}: decode gives ${lo}, ${hi}`);
     }
   }
+  for (const v of nameBased) {
+    const f = sm[`uuidv${v.version}`];
+    if (f) expect(f(v.text, v.namespace) === v.uuid, `${v.name}: ${f(v.text, v.namespace)}`);
+  }
   return { failed, checks };
 }
 
@@ -127,7 +142,7 @@ async function runPages(browser) {
       await page.goto(`${srv.baseUrl}/${build.url}`);
       await page.waitForFunction(() => globalThis.sm !== undefined);
       const isPeer = PEERS.some((p) => p.name === build.page);
-      const r = await page.evaluate(checkPage, isPeer ? [] : BOUNDS);
+      const r = await page.evaluate(checkPage, isPeer ? { bounds: [], nameBased: [] } : { bounds: BOUNDS, nameBased: NAME_BASED });
       assert.deepEqual([...errors, ...r.failed], [], `${build.page} (${build.bundler}) in ${browser}`);
       assert.ok(r.checks >= 1, `${build.page} (${build.bundler}) in ${browser}: nothing checked`);
       await page.close();

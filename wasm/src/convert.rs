@@ -1,5 +1,6 @@
-//! Validation, bytes and the UUIDs built from given bits (v3, v5, v8,
-//! v1 <-> v6): conversion only, one core call each, like `node/src/convert.rs`.
+//! Validation, bytes and the UUIDs built from given bits (v8, v1 <-> v6):
+//! conversion only, one core call each, like `node/src/convert.rs`. The
+//! name-based UUIDs (v3, v5) are modules of their own (`wasm/mint/`).
 
 use snowmint::bytes::ByteOrder;
 use snowmint::snowflake::Preset;
@@ -72,16 +73,6 @@ pub fn from_bytes(bytes: &[u8], kind: &str, guid: bool, prefix: &str) -> Result<
             id => id.to_text().as_str().into(),
         },
     )
-}
-
-#[wasm_bindgen]
-pub fn uuidv3(name: &[u8], namespace: &str) -> Result<String, JsValue> {
-    uuid_text(uuid_arg(namespace).map(|ns| Uuid::v3(ns, name)))
-}
-
-#[wasm_bindgen]
-pub fn uuidv5(name: &[u8], namespace: &str) -> Result<String, JsValue> {
-    uuid_text(uuid_arg(namespace).map(|ns| Uuid::v5(ns, name)))
 }
 
 #[wasm_bindgen]

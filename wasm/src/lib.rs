@@ -4,8 +4,9 @@
 //! core calls, like `node/`. Its texts (ULID, UUIDs, KSUID, ObjectId) are
 //! minted by the minting modules of `wasm/mint/`, its TypeIDs by the TypeID
 //! module and its Snowflake generators and test clocks by the Snowflake
-//! module there, which `npm/src/wasm-backend.js` puts beside it. What is left is parsing,
-//! decoding, layouts, conversions, TypeIDs and name-based UUIDs; randomness
+//! module there, and its name-based UUIDs by the v3 and v5 modules, which
+//! `npm/src/wasm-backend.js` puts beside it. What is left is parsing,
+//! decoding, layouts and conversions; randomness
 //! is the core's `PooledOsRng`, `crypto.getRandomValues` fetched 4 KiB at a
 //! time.
 //! The build is budgeted in bytes (docs/browser.md, Size): nothing here uses

@@ -6,13 +6,20 @@ import { call, checkOptions, nameCheck, stringArg, typeError, uintOption } from 
 
 const UTF8 = new TextEncoder();
 
+const bytesArg = (what, v) => {
+  if (!(v instanceof Uint8Array)) throw typeError(what, 'a Uint8Array', v);
+  return v;
+};
+
+/** A name-based UUID's name as bytes: a string in UTF-8, or the bytes given. */
+export function nameArg(name) {
+  if (typeof name === 'string') return UTF8.encode(name);
+  return bytesArg('name', name);
+}
+
 /** The parts of the API over `backend`, with the core's names `C`. */
 export function createConvert(backend, C) {
   const oneOf = nameCheck(backend, C);
-  const bytesArg = (what, v) => {
-    if (!(v instanceof Uint8Array)) throw typeError(what, 'a Uint8Array', v);
-    return v;
-  };
   const boolOption = (what, v) => {
     if (v !== undefined && typeof v !== 'boolean') throw typeError(what, 'a boolean', v);
     return v === true;
@@ -55,12 +62,6 @@ export function createConvert(backend, C) {
     const guid = boolOption('guid', o.guid);
     const prefix = o.prefix === undefined ? '' : stringArg('prefix', o.prefix);
     return call(() => backend.fromBytes(bytes, kind, guid, prefix));
-  }
-
-  /** A name as bytes: a string in UTF-8, or the bytes given. */
-  function nameArg(name) {
-    if (typeof name === 'string') return UTF8.encode(name);
-    return bytesArg('name', name);
   }
 
   /** A namespace as UUID text: a UUID string, or its 16 bytes. */

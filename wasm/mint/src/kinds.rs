@@ -9,8 +9,9 @@ use snowmint::texts::{TextKind, TextMint, write_texts};
 use snowmint::ulid::Ulid;
 use snowmint::uuid::{self, TimeUuidGenerator, Uuid};
 
+use crate::clock::{CLOCK, perf_now};
 use crate::texts::{GENERATORS, Generators, PageRng};
-use crate::{CLOCK, OUT, OUT_BYTES, failed, internal, perf_now};
+use crate::{OUT, OUT_BYTES, failed, internal};
 
 /// The generators at one clock reading.
 struct Batch<'a> {

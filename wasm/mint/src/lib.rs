@@ -1,6 +1,7 @@
 //! The browser's minting modules: batches of ULID, UUIDv7, v4, v1, v6,
 //! KSUID or ObjectId texts and one such ID for a given time (`texts`), and
-//! Snowflake generators with test clocks (`snowflake`), from the core. Built
+//! Snowflake generators with test clocks (`snowflake`), and name-based
+//! UUIDs (`names`), from the core. Built
 //! once per kind (a cargo feature each, see Cargo.toml), so a page that
 //! imports only `ulid()` downloads the ULID module, and one that imports
 //! only `nextId()` the Snowflake module: not the other kinds, the parser,
@@ -26,8 +27,12 @@
 #[cfg(feature = "snowflake")]
 extern crate alloc;
 
+#[cfg(any(feature = "texts", feature = "snowflake"))]
+mod clock;
 #[cfg(feature = "kinds")]
 mod kinds;
+#[cfg(feature = "names")]
+mod names;
 #[cfg(feature = "snowflake")]
 mod snowflake;
 #[cfg(feature = "texts")]
@@ -39,7 +44,6 @@ use core::cell::{Cell, RefCell};
 
 use snowmint::Error;
 use snowmint::binding::MAX_TEXT_RUN;
-use snowmint::clock::{Clock, FollowingClock};
 use snowmint::texts::TextKind;
 
 // SAFETY: wasm32-unknown-unknown without the atomics feature has one
@@ -50,16 +54,10 @@ use snowmint::texts::TextKind;
 static ALLOCATOR: lol_alloc::AssumeSingleThreaded<lol_alloc::FreeListAllocator> =
     unsafe { lol_alloc::AssumeSingleThreaded::new(lol_alloc::FreeListAllocator::new()) };
 
+#[cfg(feature = "texts")]
 #[link(wasm_import_module = "m")]
 unsafe extern "C" {
-    /// `performance.now()`: ms since the page or worker started.
-    #[link_name = "m"]
-    fn perf_now() -> f64;
-    /// `Date.now()`.
-    #[link_name = "w"]
-    fn date_now() -> f64;
     /// `crypto.getRandomValues` over `len` bytes of this module's memory at `ptr`.
-    #[cfg(feature = "texts")]
     #[link_name = "r"]
     fn get_random(ptr: *mut u8, len: usize);
 }
@@ -73,25 +71,6 @@ fn panic(_: &core::panic::PanicInfo) -> ! {
 struct One<T>(T);
 // SAFETY: wasm32-unknown-unknown without the atomics feature has one thread.
 unsafe impl<T> Sync for One<T> {}
-
-struct Mono;
-impl Clock for Mono {
-    fn now_ms(&self) -> u64 {
-        // SAFETY: an import of plain numbers.
-        unsafe { perf_now() as u64 }
-    }
-}
-
-struct Wall;
-impl Clock for Wall {
-    fn now_ms(&self) -> u64 {
-        // Before 1970 reads as 0 (`as` saturates), as on other targets.
-        // SAFETY: an import of plain numbers.
-        unsafe { date_now() as u64 }
-    }
-}
-
-static CLOCK: FollowingClock<Mono, Wall> = FollowingClock::new(Mono, Wall);
 
 /// The largest batch: `MAX_TEXT_RUN` of the widest texts (mint.js OUT_BYTES).
 const OUT_BYTES: usize = MAX_TEXT_RUN as usize * widest();
@@ -136,6 +115,9 @@ fn failed(e: Error) -> f64 {
     let numbered = e.numbered();
     #[cfg(not(any(feature = "snowflake", feature = "typeid")))]
     let numbered = e.all_numbers();
+    // The name-based module's: a namespace's (and no other).
+    #[cfg(feature = "names")]
+    let numbered = numbered.or_else(|| e.numbered_uuid());
     match numbered {
         Some((index, [a, b])) => NUMBERS.0.set([index as f64, a as f64, b as f64]),
         None => return internal(),

@@ -16,7 +16,8 @@ use snowmint::binding::{LayoutSlot, MAX_ID_RUN, NAME_LISTS, Report, SpecSlot, sp
 use snowmint::clock::{Clock, ClockChoice, ManualClock};
 use snowmint::snowflake::{AtomicSnowflake, Layout, Run, Spec, parse_decimal_of_width};
 
-use crate::{CLOCK, OUT, One, Wall, failed, internal, perf_now};
+use crate::clock::{CLOCK, Wall, perf_now};
+use crate::{OUT, One, failed, internal};
 
 /// A generator's clock: the page's monotonic clock, `Date.now()`, or a
 /// test clock shared with its JS `TestClock`.

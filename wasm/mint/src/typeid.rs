@@ -5,8 +5,9 @@ use snowmint::at::{Pick, TimedKind};
 use snowmint::clock::Clock;
 use snowmint::typeid::{TypeId, check_prefix};
 
+use crate::clock::CLOCK;
 use crate::texts::{GENERATORS, PageRng};
-use crate::{CLOCK, OUT, failed, internal};
+use crate::{OUT, failed, internal};
 
 /// A TypeID of the `len` bytes of prefix in [`OUT`] and, at Unix ms `ms`,
 /// a UUIDv7 with fresh random bits (not part of the monotonic stream), or
