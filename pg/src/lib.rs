@@ -39,7 +39,7 @@ use pgrx::shmem::PGRXSharedMemory;
 use rand_core::Rng;
 use snowmint_core::Error;
 use snowmint_core::at::{Pick, TimedKind};
-use snowmint_core::clock::{Clock, SystemClock};
+use snowmint_core::clock::Clock;
 use snowmint_core::random::PooledOsRng;
 use snowmint_core::snowflake::{AtomicSnowflake, Layout, Preset};
 use snowmint_core::ulid::{Ulid, UlidGenerator};
@@ -55,6 +55,29 @@ static WORKER_ID: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::n
 static PRESET: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
 static EPOCH: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
 
+/// The wall clock in Unix ms, one `clock_gettime` per read (the core's
+/// `SystemClock` goes through `SystemTime`: a few ns more per ID). Before
+/// 1970 it reads 0, as `SystemClock` does, and the generators refuse.
+#[derive(Clone, Copy)]
+struct WallClock;
+
+impl Clock for WallClock {
+    #[inline]
+    fn now_ms(&self) -> u64 {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: a valid timespec to write; CLOCK_REALTIME always exists.
+        unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut t) };
+        (t.tv_sec.max(0) as u64) * 1000 + t.tv_nsec as u64 / 1_000_000
+    }
+
+    fn relax(&self) {
+        std::thread::yield_now();
+    }
+}
+
 /// How many Snowflake generators (layout and worker ID pairs) shared memory holds.
 const SLOTS: usize = 64;
 
@@ -63,7 +86,7 @@ struct Generator {
     preset: u8,
     epoch_ms: u64,
     worker_id: u64,
-    snowflake: AtomicSnowflake<SystemClock>,
+    snowflake: AtomicSnowflake<WallClock>,
 }
 
 /// A place for a [`Generator`], written once (under [`SLOW`]) and then only
@@ -234,7 +257,7 @@ fn layout(preset: Option<&str>) -> (Preset, Layout) {
                 format!("snowmint.epoch must be an integer number of Unix milliseconds, got '{e}'"),
             )
         });
-        let now_ms = SystemClock.now_ms();
+        let now_ms = WallClock.now_ms();
         if epoch_ms > now_ms {
             raise(
                 "ERR_EPOCH_IN_FUTURE",
@@ -387,7 +410,7 @@ fn find_generator(preset: Preset, layout: Layout, worker: u64) -> &'static Gener
         )
     };
     let floor = stored(shared.bound.read_floor(&locked));
-    let mut snowflake = ok(AtomicSnowflake::new(layout, worker, SystemClock));
+    let mut snowflake = ok(AtomicSnowflake::new(layout, worker, WallClock));
     if floor > 0 {
         snowflake = ok(snowflake.resume_after(floor - 1));
     }
@@ -440,7 +463,7 @@ fn cover(ms: u64) {
 
 fn ulid_now() -> Ulid {
     if preloaded() {
-        let now = SystemClock.now_ms().max(floor_ms());
+        let now = WallClock.now_ms().max(floor_ms());
         let id = SHARED
             .get()
             .ulid
@@ -454,7 +477,7 @@ fn ulid_now() -> Ulid {
 
 fn uuidv7_now() -> Uuid {
     if preloaded() {
-        let now = SystemClock.now_ms().max(floor_ms());
+        let now = WallClock.now_ms().max(floor_ms());
         let id = SHARED.get().v7.with(|g| g.generate(now, &mut PooledOsRng));
         let id = ok(id);
         cover(id.timestamp_ms().expect("a UUIDv7 has a time") as u64);

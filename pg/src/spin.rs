@@ -1,10 +1,10 @@
 //! A spin lock in shared memory for the ULID and UUIDv7 streams, whose
 //! critical section is a few instructions (the core's generator stepping
 //! its state): per ID, one atomic exchange to take it and a store to give
-//! it back. An LWLock, or PostgreSQL's own spinlock, is a call into
-//! PostgreSQL each way, which pgrx guards with a `sigsetjmp` per call:
-//! measured, about 10 ns per ID more, a fifth of what a UUIDv7 of the
-//! extension costs on top of a UUIDv4.
+//! it back. An LWLock, or PostgreSQL's own spinlock (`PgSpinLock`), is a
+//! call into PostgreSQL each way, which pgrx guards with a `sigsetjmp` per
+//! call: a UUIDv7's own cost measured 0.102 µs under the LWLock, 0.088 µs
+//! under `PgSpinLock`, 0.070 µs under this lock.
 //!
 //! What runs under it calls nothing of PostgreSQL's (no allocation, no
 //! error raised, no I/O but the rare refill of the random pool), so no
