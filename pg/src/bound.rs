@@ -13,11 +13,17 @@
 //! if the clock is behind it, and the Snowflake generators start in a tick
 //! after it (waiting for the clock as the core's policy allows, else
 //! refusing with ERR_CLOCK_BACKWARDS).
+//!
+//! Per ID this costs two atomic loads: the floor once read, and whether the
+//! bound on disk lies past the ID. Only reading or moving the file takes
+//! a lock (the LWLock the caller passes a guard of), about once a second.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use pgrx::lwlock::PgLwLockExclusiveGuard;
 use pgrx::pg_sys;
 
 /// How far past the ID that needed it one write of the bound reaches.
@@ -25,48 +31,74 @@ const RESERVE_MS: u64 = 1000;
 
 const FILE: &str = "snowmint.bound";
 
-/// The bound, as this server knows it (in shared memory).
-#[derive(Default)]
+/// `floor_ms` before the file is read.
+const UNREAD: u64 = u64::MAX;
+
+/// The bound, as this server knows it (in shared memory). Read without a
+/// lock; changed only under the LWLock whose guard the writers take.
 pub struct Bound {
-    /// Whether `floor_ms` was read from the file since the server started.
-    read: bool,
-    /// The bound the file held at the start: every ID minted before lies
-    /// below it.
-    floor_ms: u64,
-    /// The bound on disk: no ID has reached it.
-    covered_ms: u64,
+    /// The bound the file held at the start (every ID minted before lies
+    /// below it), or [`UNREAD`].
+    floor_ms: AtomicU64,
+    /// The bound on disk: no ID has reached it. Stored only once the file
+    /// holding it is synced.
+    covered_ms: AtomicU64,
+}
+
+impl Default for Bound {
+    fn default() -> Self {
+        Bound {
+            floor_ms: AtomicU64::new(UNREAD),
+            covered_ms: AtomicU64::new(0),
+        }
+    }
 }
 
 impl Bound {
-    /// The first Unix ms IDs may use since the start (0 with no file yet),
-    /// read at the first call.
-    pub fn floor_ms(&mut self) -> Result<u64, String> {
-        if !self.read {
-            self.floor_ms = match std::fs::read_to_string(path()) {
-                Ok(text) => text.trim().parse().map_err(|_| {
-                    format!(
-                        "{} does not hold a Unix ms but {text:?}: remove it only if no ID minted before this start can be newer than the clock",
-                        path().display()
-                    )
-                })?,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
-                Err(e) => return Err(format!("cannot read {}: {e}", path().display())),
-            };
-            self.covered_ms = self.floor_ms;
-            self.read = true;
+    /// The first Unix ms IDs may use since the start, once read.
+    #[inline]
+    pub fn floor_ms(&self) -> Option<u64> {
+        let floor = self.floor_ms.load(Ordering::Acquire);
+        (floor != UNREAD).then_some(floor)
+    }
+
+    /// [`floor_ms`](Self::floor_ms), reading the file (0 with no file yet)
+    /// if no session has since the start.
+    pub fn read_floor(&self, _locked: &PgLwLockExclusiveGuard<'_, ()>) -> Result<u64, String> {
+        if let Some(floor) = self.floor_ms() {
+            return Ok(floor);
         }
-        Ok(self.floor_ms)
+        let floor = match std::fs::read_to_string(path()) {
+            Ok(text) => text.trim().parse().map_err(|_| {
+                format!(
+                    "{} does not hold a Unix ms but {text:?}: remove it only if no ID minted before this start can be newer than the clock",
+                    path().display()
+                )
+            })?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+            Err(e) => return Err(format!("cannot read {}: {e}", path().display())),
+        };
+        self.covered_ms.store(floor, Ordering::Release);
+        self.floor_ms.store(floor, Ordering::Release);
+        Ok(floor)
+    }
+
+    /// Whether the bound on disk lies past `ms`: an ID of that time may be
+    /// handed out.
+    #[inline]
+    pub fn covers(&self, ms: u64) -> bool {
+        ms < self.covered_ms.load(Ordering::Acquire)
     }
 
     /// Makes the bound on disk lie past `ms`, the time of an ID about to
     /// be handed out; writes it (and syncs it) only when it does not.
-    pub fn cover(&mut self, ms: u64) -> Result<(), String> {
-        if ms < self.covered_ms {
+    pub fn cover(&self, _locked: &PgLwLockExclusiveGuard<'_, ()>, ms: u64) -> Result<(), String> {
+        if self.covers(ms) {
             return Ok(());
         }
         let next = ms + RESERVE_MS;
         write(next).map_err(|e| format!("cannot write {}: {e}", path().display()))?;
-        self.covered_ms = next;
+        self.covered_ms.store(next, Ordering::Release);
         Ok(())
     }
 }

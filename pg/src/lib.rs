@@ -10,9 +10,10 @@
 //!
 //! Order: with `shared_preload_libraries = 'snowmint'`, `ulid()`,
 //! `uuidv7()`, `typeid()` and `next_id()` are monotonic across every
-//! session of the server: one state of each in shared memory, updated under
-//! a lightweight lock (Snowflakes: the core's `AtomicSnowflake`, one per
-//! layout and worker ID, in shared memory). Without it, `ulid()`, `uuidv7()`
+//! session of the server: one state of each in shared memory (ULIDs and
+//! UUIDv7s: the core's generator under a spin lock, `spin.rs`; Snowflakes:
+//! the core's lock-free `AtomicSnowflake`, one per layout and worker ID).
+//! Without it, `ulid()`, `uuidv7()`
 //! and `typeid()` are monotonic per session (the core's per-thread
 //! generators), and `next_id()` refuses to mint: sessions sharing a worker
 //! ID could mint the same Snowflake.
@@ -23,19 +24,22 @@
 //! Errors: SQLSTATE 22023 (22P02 for a malformed ID, 22008 for a time
 //! outside the ID's range), message "<the core's code>: <the core's message>".
 
-use std::ffi::CString;
+use std::cell::UnsafeCell;
+use std::ffi::{CStr, CString};
 use std::fmt::Display;
+use std::sync::atomic::{AtomicBool, Ordering};
 
+use pgrx::atomics::PgAtomic;
 use pgrx::datum::{TimestampWithTimeZone, Uuid as PgUuid};
 use pgrx::guc::{GucContext, GucFlags, GucRegistry, GucSetting};
-use pgrx::lwlock::PgLwLock;
+use pgrx::lwlock::{PgLwLock, PgLwLockExclusiveGuard};
 use pgrx::pg_shmem_init;
 use pgrx::prelude::*;
 use pgrx::shmem::PGRXSharedMemory;
 use rand_core::Rng;
 use snowmint_core::Error;
 use snowmint_core::at::{Pick, TimedKind};
-use snowmint_core::clock::{Clock, SystemClock};
+use snowmint_core::clock::Clock;
 use snowmint_core::random::PooledOsRng;
 use snowmint_core::snowflake::{AtomicSnowflake, Layout, Preset};
 use snowmint_core::ulid::{Ulid, UlidGenerator};
@@ -43,6 +47,7 @@ use snowmint_core::uuid::{Uuid, V7Generator};
 
 mod bound;
 mod decode;
+mod spin;
 
 ::pgrx::pg_module_magic!(name, version);
 
@@ -50,23 +55,75 @@ static WORKER_ID: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::n
 static PRESET: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
 static EPOCH: GucSetting<Option<CString>> = GucSetting::<Option<CString>>::new(None);
 
+/// The wall clock in Unix ms, one `clock_gettime` per read (the core's
+/// `SystemClock` goes through `SystemTime`: 5 to 14 ns more per ID, as
+/// measured in docs/database.md#speed). Before
+/// 1970 it reads 0, as `SystemClock` does, and the generators refuse.
+#[derive(Clone, Copy)]
+struct WallClock;
+
+impl Clock for WallClock {
+    #[inline]
+    fn now_ms(&self) -> u64 {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: a valid timespec to write; CLOCK_REALTIME always exists.
+        unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut t) };
+        (t.tv_sec.max(0) as u64) * 1000 + t.tv_nsec as u64 / 1_000_000
+    }
+
+    fn relax(&self) {
+        std::thread::yield_now();
+    }
+}
+
 /// How many Snowflake generators (layout and worker ID pairs) shared memory holds.
 const SLOTS: usize = 64;
 
 /// One Snowflake generator in shared memory, for one layout and worker ID.
-#[derive(Default)]
-struct Slot {
-    used: bool,
+struct Generator {
     preset: u8,
     epoch_ms: u64,
     worker_id: u64,
-    generator: Option<AtomicSnowflake<SystemClock>>,
+    snowflake: AtomicSnowflake<WallClock>,
 }
 
-/// The state every session shares when the library is preloaded.
+/// A place for a [`Generator`], written once (under [`SLOW`]) and then only
+/// read, by every session without a lock.
+#[derive(Default)]
+struct Slot {
+    /// Set (Release) once `generator` is written; never unset.
+    used: AtomicBool,
+    generator: UnsafeCell<Option<Generator>>,
+}
+
+impl Slot {
+    fn get(&self) -> Option<&Generator> {
+        if !self.used.load(Ordering::Acquire) {
+            return None;
+        }
+        // SAFETY: written before `used` was set, never after.
+        unsafe { (*self.generator.get()).as_ref() }
+    }
+
+    /// Fills an unused slot; `SLOW` held, so no one else writes one.
+    fn set(&self, _locked: &PgLwLockExclusiveGuard<'_, ()>, generator: Generator) -> &Generator {
+        debug_assert!(!self.used.load(Ordering::Relaxed));
+        // SAFETY: no session reads it before `used` is set.
+        unsafe { *self.generator.get() = Some(generator) };
+        self.used.store(true, Ordering::Release);
+        self.get().expect("just set")
+    }
+}
+
+/// The state every session shares when the library is preloaded, used
+/// without the LWLock: per ID a spin lock (ULIDs, UUIDv7s) or none
+/// (Snowflakes), and two atomic loads of the bound.
 struct Shared {
-    ulid: UlidGenerator,
-    v7: V7Generator,
+    ulid: spin::SpinLock<UlidGenerator>,
+    v7: spin::SpinLock<V7Generator>,
     slots: [Slot; SLOTS],
     bound: bound::Bound,
 }
@@ -74,10 +131,10 @@ struct Shared {
 impl Default for Shared {
     fn default() -> Self {
         Shared {
-            ulid: UlidGenerator::new(),
-            v7: V7Generator::new(),
+            ulid: Default::default(),
+            v7: Default::default(),
             slots: std::array::from_fn(|_| Slot::default()),
-            bound: bound::Bound::default(),
+            bound: Default::default(),
         }
     }
 }
@@ -86,8 +143,14 @@ impl Default for Shared {
 // static strings, which every backend forked from the postmaster maps at
 // the same address).
 unsafe impl PGRXSharedMemory for Shared {}
+// SAFETY: `generator` is written once, before `used` is set (Release), and
+// read only once `used` is seen set (Acquire).
+unsafe impl Sync for Slot {}
 
-static SHARED: PgLwLock<Shared> = unsafe { PgLwLock::new(c"snowmint") };
+static SHARED: PgAtomic<Shared> = unsafe { PgAtomic::new(c"snowmint state") };
+/// Taken only for what is rare and slow: reading or moving the bound file
+/// (about once a second), setting up a Snowflake generator.
+static SLOW: PgLwLock<()> = unsafe { PgLwLock::new(c"snowmint") };
 static mut PRELOADED: bool = false;
 
 #[pg_guard]
@@ -119,6 +182,7 @@ pub extern "C-unwind" fn _PG_init() {
     );
     if unsafe { pg_sys::process_shared_preload_libraries_in_progress } {
         pg_shmem_init!(SHARED);
+        pg_shmem_init!(SLOW);
         unsafe { PRELOADED = true };
     }
 }
@@ -196,7 +260,7 @@ fn layout(preset: Option<&str>) -> (Preset, Layout) {
                 format!("snowmint.epoch must be an integer number of Unix milliseconds, got '{e}'"),
             )
         });
-        let now_ms = SystemClock.now_ms();
+        let now_ms = WallClock.now_ms();
         if epoch_ms > now_ms {
             raise(
                 "ERR_EPOCH_IN_FUTURE",
@@ -254,6 +318,64 @@ fn random() -> u128 {
 /// monotonic across every session (needs shared_preload_libraries).
 #[pg_extern(volatile, parallel_unsafe)]
 fn next_id() -> i64 {
+    let snowflake = &session_generator().snowflake;
+    let id = ok(snowflake.next());
+    let ms = snowflake
+        .high_water_ms()
+        .expect("a generator that minted has a tick");
+    cover(ms);
+    bigint(id)
+}
+
+/// The session's generator and the settings it was found for.
+struct Resolved {
+    /// snowmint.preset, snowmint.epoch and snowmint.worker_id, as text.
+    settings: [Box<[u8]>; 3],
+    generator: &'static Generator,
+}
+
+const SETTINGS: [&GucSetting<Option<CString>>; 3] = [&PRESET, &EPOCH, &WORKER_ID];
+
+/// A setting's text ("" when unset).
+fn text(s: &GucSetting<Option<CString>>) -> &[u8] {
+    // SAFETY: the setting's current string, or null.
+    let p = unsafe { *s.as_ptr() };
+    if p.is_null() {
+        b""
+    } else {
+        unsafe { CStr::from_ptr(p) }.to_bytes()
+    }
+}
+
+/// Whether a setting reads `text`, compared in place (no copy, no `strlen`).
+fn reads(s: &GucSetting<Option<CString>>, text: &[u8]) -> bool {
+    // SAFETY: the setting's current string, or null; read up to its end.
+    let p = unsafe { *s.as_ptr() }.cast::<u8>();
+    if p.is_null() {
+        return text.is_empty();
+    }
+    for (i, &b) in text.iter().enumerate() {
+        if unsafe { *p.add(i) } != b {
+            return false;
+        }
+    }
+    unsafe { *p.add(text.len()) == 0 }
+}
+
+/// next_id()'s generator for the session's settings, kept until they
+/// change: parsing them and finding the generator, per ID, cost as much as
+/// minting (strings allocated for each setting, the preset's name looked up).
+static mut SESSION: Option<Resolved> = None;
+
+fn session_generator() -> &'static Generator {
+    // SAFETY: a backend runs one thread.
+    let session: *mut Option<Resolved> = &raw mut SESSION;
+    let session = unsafe { &mut *session };
+    if let Some(r) = session
+        && SETTINGS.iter().zip(&r.settings).all(|(s, t)| reads(s, t))
+    {
+        return r.generator;
+    }
     let (preset, layout) = layout(None);
     let worker = worker_id(&layout);
     if !preloaded() {
@@ -262,47 +384,48 @@ fn next_id() -> i64 {
             "next_id() needs snowmint in shared_preload_libraries: without one state in shared memory, two sessions on the same snowmint.worker_id could mint the same Snowflake. Add shared_preload_libraries = 'snowmint' to postgresql.conf and restart, or use the SQL pack (sql/snowmint.sql), whose next_id() shares its state through a sequence",
         );
     }
-    let mut shared = SHARED.exclusive();
-    let index = shared.slots.iter().position(|s| {
-        s.used
-            && s.preset == preset as u8
-            && s.epoch_ms == layout.epoch_ms()
-            && s.worker_id == worker
+    let generator = find_generator(preset, layout, worker);
+    *session = Some(Resolved {
+        settings: SETTINGS.map(|s| Box::from(text(s))),
+        generator,
     });
-    let index = match index {
-        Some(i) => i,
-        None => {
-            let Some(i) = shared.slots.iter().position(|s| !s.used) else {
-                raise(
-                    "ERR_INVALID_OPTION",
-                    format!("this server mints for at most {SLOTS} layouts and worker IDs at once"),
-                )
-            };
-            let floor = stored(shared.bound.floor_ms());
-            let mut generator = ok(AtomicSnowflake::new(layout, worker, SystemClock));
-            if floor > 0 {
-                generator = ok(generator.resume_after(floor - 1));
-            }
-            shared.slots[i] = Slot {
-                used: true,
-                preset: preset as u8,
-                epoch_ms: layout.epoch_ms(),
-                worker_id: worker,
-                generator: Some(generator),
-            };
-            i
-        }
+    generator
+}
+
+/// The shared generator of a layout and worker ID, set up at its first use.
+fn find_generator(preset: Preset, layout: Layout, worker: u64) -> &'static Generator {
+    let shared = SHARED.get();
+    let fits = |g: &Generator| {
+        g.preset == preset as u8 && g.epoch_ms == layout.epoch_ms() && g.worker_id == worker
     };
-    let generator = shared.slots[index]
-        .generator
-        .as_ref()
-        .expect("a used slot has a generator");
-    let id = ok(generator.next());
-    let ms = generator
-        .high_water_ms()
-        .expect("a generator that minted has a tick");
-    stored(shared.bound.cover(ms));
-    bigint(id)
+    if let Some(g) = shared.slots.iter().filter_map(Slot::get).find(|g| fits(g)) {
+        return g;
+    }
+    let locked = SLOW.exclusive();
+    // Again under the lock: another session may have set it up meanwhile.
+    if let Some(g) = shared.slots.iter().filter_map(Slot::get).find(|g| fits(g)) {
+        return g;
+    }
+    let Some(slot) = shared.slots.iter().find(|s| s.get().is_none()) else {
+        raise(
+            "ERR_INVALID_OPTION",
+            format!("this server mints for at most {SLOTS} layouts and worker IDs at once"),
+        )
+    };
+    let floor = stored(shared.bound.read_floor(&locked));
+    let mut snowflake = ok(AtomicSnowflake::new(layout, worker, WallClock));
+    if floor > 0 {
+        snowflake = ok(snowflake.resume_after(floor - 1));
+    }
+    slot.set(
+        &locked,
+        Generator {
+            preset: preset as u8,
+            epoch_ms: layout.epoch_ms(),
+            worker_id: worker,
+            snowflake,
+        },
+    )
 }
 
 /// The Snowflake of snowmint.worker_id at `ts` with `seq` (JS: `new Snowflake(o).at(time, { sequence })`).
@@ -322,12 +445,34 @@ fn next_id_at(ts: TimestampWithTimeZone, seq: default!(i32, 0)) -> i64 {
 
 // ------------------------------------------------------ 128-bit IDs
 
+/// The first Unix ms the shared streams may use: the bound file's at the
+/// start, read by the first ID since (`bound.rs`).
+fn floor_ms() -> u64 {
+    let bound = &SHARED.get().bound;
+    match bound.floor_ms() {
+        Some(floor) => floor,
+        None => stored(bound.read_floor(&SLOW.exclusive())),
+    }
+}
+
+/// Returns once the bound on disk lies past `ms`, the time of an ID about
+/// to be handed out: at once but about once a second, when it moves.
+fn cover(ms: u64) {
+    let bound = &SHARED.get().bound;
+    if !bound.covers(ms) {
+        stored(bound.cover(&SLOW.exclusive(), ms));
+    }
+}
+
 fn ulid_now() -> Ulid {
     if preloaded() {
-        let mut shared = SHARED.exclusive();
-        let now = SystemClock.now_ms().max(stored(shared.bound.floor_ms()));
-        let id = ok(shared.ulid.generate(now, &mut PooledOsRng));
-        stored(shared.bound.cover(id.timestamp_ms()));
+        let now = WallClock.now_ms().max(floor_ms());
+        let id = SHARED
+            .get()
+            .ulid
+            .with(|g| g.generate(now, &mut PooledOsRng));
+        let id = ok(id);
+        cover(id.timestamp_ms());
         return id;
     }
     ok(snowmint_core::new_ulid())
@@ -335,14 +480,10 @@ fn ulid_now() -> Ulid {
 
 fn uuidv7_now() -> Uuid {
     if preloaded() {
-        let mut shared = SHARED.exclusive();
-        let now = SystemClock.now_ms().max(stored(shared.bound.floor_ms()));
-        let id = ok(shared.v7.generate(now, &mut PooledOsRng));
-        stored(
-            shared
-                .bound
-                .cover(id.timestamp_ms().expect("a UUIDv7 has a time") as u64),
-        );
+        let now = WallClock.now_ms().max(floor_ms());
+        let id = SHARED.get().v7.with(|g| g.generate(now, &mut PooledOsRng));
+        let id = ok(id);
+        cover(id.timestamp_ms().expect("a UUIDv7 has a time") as u64);
         return id;
     }
     ok(snowmint_core::new_uuid_v7())
