@@ -179,9 +179,9 @@ fn more_words() -> String {
     out
 }
 
-/// The words of a namespace's errors (the name-based modules'), numbered
+/// The words of a namespace's errors (the name-based module's), numbered
 /// after the others, and which of them is each length's, which JavaScript
-/// words itself for a namespace longer than a module's buffer.
+/// words itself for a namespace longer than the module's buffer.
 fn names_module() -> String {
     let range = Error::NUMBERED..Error::NUMBERED + Error::NUMBERED_UUID;
     let place = |what: fn(&ParseError) -> bool| {

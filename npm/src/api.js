@@ -15,7 +15,8 @@
 // burn sequence numbers.
 
 import { call, stringArg } from './api/checks.js';
-import { createRead, createShared } from './api/read.js';
+import { createRead } from './api/read.js';
+import { createShared } from './api/shared.js';
 import { createSources } from './api/sources.js';
 import { createSnowflakes } from './api/snowflakes.js';
 

@@ -7,7 +7,8 @@
 // of that module (web/host.js). workerd (host-workerd.js) takes the whole
 // API, browserApi().
 import { createApi } from './api.js';
-import { createRead, createShared } from './api/read.js';
+import { createRead } from './api/read.js';
+import { createShared } from './api/shared.js';
 import { browserHost } from './web/host.js';
 import { wasmBackend } from './wasm-backend.js';
 

@@ -4,25 +4,12 @@
 // functions are the minting modules' (web/), so a page that decodes
 // downloads none of the Snowflake generators' JavaScript.
 
-import { call, checkOptions, decimalId, deepFreeze, idText, idTypeError, nameCheck, stringArg, typeError } from './checks.js';
-import { createAt } from './at.js';
+import { call, checkOptions, decimalId, idTypeError, nameCheck, stringArg, typeError } from './checks.js';
 import { createConvert } from './convert.js';
 import { fromRaw, snowflakeDecoder as decodeSnowflake } from './decode.js';
-import { createOptions } from './options.js';
 
 /**
- * What every part of the API over `backend` shares: the core's names and
- * defaults `C` (core/src/binding.rs), read once, and the option and
- * bound helpers made from them.
- */
-export function createShared(backend) {
-  const C = deepFreeze(JSON.parse(backend.constants()));
-  const options = createOptions(backend, C);
-  return { C, options, at: createAt(backend, { toSpec: options.toSpec, idText }) };
-}
-
-/**
- * The reading part of the API over `backend`, from `shared` (createShared).
+ * The reading part of the API over `backend`, from `shared` (shared.js createShared).
  * `defaultDecoder()` is the default generator's decoder, or undefined while
  * there is none (then decode() reads a Snowflake by the first preset).
  */

@@ -5,10 +5,9 @@
 // Snowflakes downloads no parser, decoder or text minting.
 
 import { makeError } from '../errors.js';
-import { createAt } from './at.js';
-import { call, checkOptions, decimalId, deepFreeze, idText, idTypeError } from './checks.js';
+import { call, checkOptions, decimalId, idTypeError } from './checks.js';
 import { snowflakeDecoder } from './decode.js';
-import { createOptions } from './options.js';
+import { createShared } from './shared.js';
 import { createSources } from './sources.js';
 
 /** The public names createSnowflakes gives (the browser entry takes them from its API: npm/build/entries.mjs). */
@@ -16,18 +15,17 @@ export const SNOWFLAKE_NAMES = Object.freeze(['nextId', 'nextIdString', 'nextIds
 
 /**
  * The Snowflake part of the API over `backend`, with `host` as createApi
- * (api.js) takes it. `shared` holds what createApi shares with the rest
- * of the API: the core's constants `C`, and the parts made by
- * createOptions, createSources and createAt; each is made here when absent.
+ * (api.js) takes it. `shared` is what it shares with the rest of the API
+ * (shared.js createShared; made here when not given), with createApi's
+ * `sources` (createSources; made here when absent).
  * Gives `api`, the public functions (SNOWFLAKE_NAMES), and
  * `defaultDecoder()`: the default generator's decoder, or undefined before
  * it exists.
  */
-export function createSnowflakes(backend, host, shared = {}) {
-  const C = shared.C ?? deepFreeze(JSON.parse(backend.constants()));
-  const { TestClock, toSpec, leased, isLease, SNOWFLAKE_OPTIONS } = shared.options ?? createOptions(backend, C);
+export function createSnowflakes(backend, host, shared = createShared(backend)) {
+  const { C, at } = shared;
+  const { TestClock, toSpec, leased, isLease, SNOWFLAKE_OPTIONS } = shared.options;
   const { IdSource } = shared.sources ?? createSources(backend, { now: host.now ?? (() => performance.now()), margin: host.clockMarginMs ?? 0, C });
-  const at = shared.at ?? createAt(backend, { toSpec, idText });
 
   let def = null;
   /** The default generator's owner of a lease (configure() may rebuild it on the same lease). */

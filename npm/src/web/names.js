@@ -50,10 +50,10 @@ function nameBased(version, instance) {
     const out = (n) => new Uint8Array(w.memory.buffer, w.out(), n);
     let length;
     if (namespace instanceof Uint8Array) {
-      length = Math.min(namespace.length, OUT_BYTES);
-      out(length).set(namespace.subarray(0, length));
       // More bytes than the buffer holds: the length the core refuses them for.
-      if (length < namespace.length) throw makeError(...UUID_WORDS[BYTE_LENGTH](namespace.length, 0));
+      if (namespace.length > OUT_BYTES) throw makeError(...UUID_WORDS[BYTE_LENGTH](namespace.length, 0));
+      length = namespace.length;
+      out(length).set(namespace);
     } else {
       const text = stringArg('namespace', namespace);
       length = putText(w, text);
@@ -64,7 +64,7 @@ function nameBased(version, instance) {
     for (let at = 0; at < bytes.length; at += OUT_BYTES) {
       const part = bytes.subarray(at, at + OUT_BYTES);
       out(part.length).set(part);
-      w.name_part(part.length);
+      if (w.name_part(part.length) < 0) throw failure(w, uuidWords);
     }
     return textOf(w, w.name_end());
   };
