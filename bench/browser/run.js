@@ -9,8 +9,17 @@ import path from 'node:path';
 import { REPO_ROOT, withBrowser } from '../../tests/browser/harness.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
-/** snowmint at least this many times faster than the peer (issue 16). */
-const GOALS = { 'ulid monotonicFactory()': 5, 'uuidv7 uuidv7()': 5 };
+/** snowmint at least this many times faster than the peer, by the issue that set it: 16's, and 26's (no speed lost to the split modules). */
+const GOALS = {
+  'ulid monotonicFactory()': [
+    ['issue 16', 5],
+    ['issue 26', 3.5],
+  ],
+  'uuidv7 uuidv7()': [
+    ['issue 16', 5],
+    ['issue 26', 3.5],
+  ],
+};
 /** Issue 16's size goal for what a page loads, gzipped (the test suite's budget is 38 KB). */
 const SIZE_GOAL_KB = 25;
 /** What a page loads for the wasm build, each file gzipped: the files scripts/test.d/95-wasm-size.sh counts. */
@@ -39,9 +48,9 @@ for (const { title, rows } of results) {
   const [base] = rows;
   for (const row of rows) {
     const ratio = row.ns / base.ns;
-    const goal = GOALS[row.name];
-    const verdict = goal === undefined ? '' : ratio >= goal ? `  (goal >= ${goal}x: met)` : `  (goal >= ${goal}x: MISSED)`;
-    if (goal !== undefined) goals.push({ goal: `${base.name} vs ${row.name}: >= ${goal}x`, got: `${ratio.toFixed(2)}x`, met: ratio >= goal });
+    const rowGoals = GOALS[row.name] ?? [];
+    const verdict = rowGoals.map(([issue, goal]) => `  (${issue}: >= ${goal}x ${ratio >= goal ? 'met' : 'MISSED'})`).join('');
+    for (const [issue, goal] of rowGoals) goals.push({ goal: `${base.name} vs ${row.name}: >= ${goal}x (${issue})`, got: `${ratio.toFixed(2)}x`, met: ratio >= goal });
     console.log(`  ${row.name.padEnd(26)} ${row.ns.toFixed(1).padStart(8)} ns${row === base ? '' : `   snowmint ${ratio.toFixed(2)}x faster${verdict}`}`);
   }
 }
