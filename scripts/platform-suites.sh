@@ -15,12 +15,14 @@ fail() {
   exit 1
 }
 
-# run_tests DIR NODE ARGS...: `node --test ARGS` in DIR; prints its counts, or its whole report when it fails.
+# run_tests DIR NODE ARGS...: `node --test ARGS` in DIR; prints its counts and
+# seconds, or its whole report when it fails.
 run_tests() {
   local dir=$1 node=$2
   shift 2
+  local start=$SECONDS
   if (cd "$dir" && "$node" --test --test-reporter=tap "$@" >report.tap 2>&1); then
-    echo "  $(grep -E '^# (tests|pass|fail|skipped) ' "$dir/report.tap" | tr -d '#' | paste -sd, -) ($*)"
+    echo "  $(grep -E '^# (tests|pass|fail|skipped) ' "$dir/report.tap" | tr -d '#' | paste -sd, -) in $((SECONDS - start)) s ($*)"
   else
     cat "$dir/report.tap"
     fail "node --test $* on Node $("$node" -v) in $dir"
@@ -64,15 +66,19 @@ loaded() {
     console.log(backendName, platform, addonPath ? relative(process.cwd(), addonPath).split(sep).join('/') : nativeError.message);")
 }
 
-# suites NODE DIR PLATFORM: the Node suites on NODE, which must load PLATFORM's package.
+# suites NODE DIR PLATFORM [focused]: the Node suites on NODE, which must load
+# PLATFORM's package. `focused` (a second platform under the same emulator)
+# runs the vectors, errors and threads only: the expiry and node:cluster tests
+# check no more there than on the first, at two minutes a platform under qemu.
 suites() {
-  local node=$1 dir=$2 p=$3 got
+  local node=$1 dir=$2 p=$3 focused=${4:-} got
   got=$(loaded "$node" "$dir")
   [ "$got" = "native $p node_modules/snowmint-$p/snowmint.$p.node" ] || fail "$p on Node $("$node" -v): loaded '$got'"
-  say "$p, Node $("$node" -v): $got"
-  SNOWMINT_PACKAGE=snowmint run_tests "$dir" "$node" tests/node/vectors.test.js tests/node/generate.test.js \
-    tests/node/errors.test.js tests/node/workers.test.js tests/node/expiry.test.js
-  run_tests "$dir" "$node" --test-name-pattern='node:cluster' tests/lease/local.test.js
+  say "$p, Node $("$node" -v): $got${focused:+ (focused)}"
+  local files=(tests/node/vectors.test.js tests/node/generate.test.js tests/node/errors.test.js tests/node/workers.test.js)
+  [ -n "$focused" ] || files+=(tests/node/expiry.test.js)
+  SNOWMINT_PACKAGE=snowmint run_tests "$dir" "$node" "${files[@]}"
+  [ -n "$focused" ] || run_tests "$dir" "$node" --test-name-pattern='node:cluster' tests/lease/local.test.js
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
