@@ -14,7 +14,8 @@
 // used up in time (halve when most of it expires), so idle threads do not
 // burn sequence numbers.
 
-import { call, stringArg } from './api/checks.js';
+import { createAt } from './api/at.js';
+import { call, idText, stringArg } from './api/checks.js';
 import { createRead } from './api/read.js';
 import { createShared } from './api/shared.js';
 import { createSources } from './api/sources.js';
@@ -79,7 +80,8 @@ export const API_NAMES = Object.freeze([
  */
 export function createApi(backend, host = {}) {
   const shared = createShared(backend);
-  const { C, at } = shared;
+  const { C } = shared;
+  const at = createAt(backend, { layoutSpec: shared.layouts.layoutSpec, idText });
   const sources = createSources(backend, {
     now: host.now ?? (() => performance.now()),
     margin: host.clockMarginMs ?? 0,
@@ -126,6 +128,6 @@ export function createApi(backend, host = {}) {
     ksuid,
     objectId,
     typeid,
-    ...createRead(backend, shared, defaultDecoder),
+    ...createRead(backend, { ...shared, at }, defaultDecoder),
   };
 }

@@ -35,13 +35,30 @@ export function withTime(name, next, at) {
 const U64 = (1n << 64n) - 1n;
 
 /**
- * The parts of the API over `backend` that take a time: `timed(kind, next)`
- * wraps a minting function so that `{ time }` mints for that time,
- * `typeidAt`, `snowflakeAt` (a Snowflake spec at a time), `minId`, `maxId`
- * and `compare`. `toSpec` checks Snowflake options (api/options.js);
+ * The Snowflake of `spec` (with its worker ID) over `backend` at `time`
+ * with `options.sequence` (default 0): Snowflake#at. Apart from createAt,
+ * so that a page that mints Snowflakes carries none of the rest.
+ */
+export function snowflakeAt(backend, spec, time, options) {
+  const o = checkOptions('at() options', options, ['sequence']);
+  const sequence = o.sequence ?? 0;
+  if (typeof sequence !== 'number') throw typeError('sequence', 'an integer number', sequence);
+  if (!isUint(sequence)) {
+    // Out of any layout's range (negative, fractional, unsafe): the range named is the layout's, as the core names it above.
+    const max = 2 ** call(() => backend.layoutOf(spec)).sequenceBits - 1;
+    throw makeError('ERR_INVALID_ARG_VALUE', `sequence ${sequence} is out of range: this layout allows 0 to ${max}`);
+  }
+  const ms = timeArg('time', time);
+  return call(() => backend.snowflakeAt(spec, ms, undefined, sequence));
+}
+
+/**
+ * The other parts of the API over `backend` that take a time: `timed(kind,
+ * next)` wraps a minting function so that `{ time }` mints for that time,
+ * `typeidAt`, `minId`, `maxId` and `compare`. `layoutSpec` checks layout options (api/layouts.js);
  * `idText` turns a bigint or string ID into text (or throws the API's type error).
  */
-export function createAt(backend, { toSpec, idText }) {
+export function createAt(backend, { layoutSpec, idText }) {
   /** `next` (the monotonic stream) without a time; with `{ time }`, an ID for that time. */
   function timed(kind, name, next) {
     return withTime(name, next, (ms) => call(() => backend.textAt(kind, ms, undefined, '')));
@@ -55,20 +72,6 @@ export function createAt(backend, { toSpec, idText }) {
     return call(() => backend.textAt('typeid', ms, undefined, prefix));
   }
 
-  /** The Snowflake of `spec` (with its worker ID) at `time` with `options.sequence` (default 0). */
-  function snowflakeAt(spec, time, options) {
-    const o = checkOptions('at() options', options, ['sequence']);
-    const sequence = o.sequence ?? 0;
-    if (typeof sequence !== 'number') throw typeError('sequence', 'an integer number', sequence);
-    if (!isUint(sequence)) {
-      // Out of any layout's range (negative, fractional, unsafe): the range named is the layout's, as the core names it above.
-      const max = 2 ** call(() => backend.layoutOf(spec)).sequenceBits - 1;
-      throw makeError('ERR_INVALID_ARG_VALUE', `sequence ${sequence} is out of range: this layout allows 0 to ${max}`);
-    }
-    const ms = timeArg('time', time);
-    return call(() => backend.snowflakeAt(spec, ms, undefined, sequence));
-  }
-
   /** minId (`max` false) or maxId (true). */
   function bound(max, kind, time, options) {
     const what = `${max ? 'maxId' : 'minId'}() options`;
@@ -76,7 +79,7 @@ export function createAt(backend, { toSpec, idText }) {
     const ms = timeArg('time', time);
     if (kind === 'snowflake') {
       const o = checkOptions(what, options, ['preset', 'layout', 'epoch']);
-      const { spec } = toSpec(o, what);
+      const { spec } = layoutSpec(o);
       return call(() => backend.snowflakeAt(spec, ms, max, 0));
     }
     const o = checkOptions(what, options, kind === 'typeid' ? ['prefix'] : []);
@@ -104,5 +107,5 @@ export function createAt(backend, { toSpec, idText }) {
     return call(() => backend.compareIds(x, y));
   }
 
-  return { timed, typeidAt, snowflakeAt, minId, maxId, compare };
+  return { timed, typeidAt, minId, maxId, compare };
 }

@@ -2,11 +2,13 @@
 // Snowflake options into a backend spec, a test clock handle and a lease.
 
 import { makeError } from '../errors.js';
-import { call, checkOptions, isUint, msOption, nameCheck, optionError, typeError, uintOption } from './checks.js';
+import { call, checkOptions, isUint, msOption, optionError, typeError, uintOption } from './checks.js';
 
-/** The option parts of the API over `backend`, with the core's names and defaults `C`. */
-export function createOptions(backend, C) {
-  const oneOf = nameCheck(backend, C);
+/**
+ * The option parts of the API over `backend`, with the core's names and
+ * defaults `C` and the layout options' checks `layouts` (layouts.js).
+ */
+export function createOptions(backend, C, { oneOf, layoutOf, presetOf }) {
   const TEST_CLOCK = Symbol('snowmint.testClock');
 
   class TestClock {
@@ -33,7 +35,6 @@ export function createOptions(backend, C) {
 
   // The named worker parts of the presets that split the worker field (C.workerParts).
   const SNOWFLAKE_OPTIONS = ['workerId', 'lease', ...C.workerParts, 'preset', 'layout', 'epoch', 'clock', 'onBackwards', 'maxBackwardsMs', 'onExhausted', 'maxBorrowTicks'];
-  const LAYOUT_OPTIONS = ['timeBits', 'workerBits', 'sequenceBits', 'unitMs', 'epoch', 'order'];
 
   /** A worker-ID lease (snowmint/lease): what api.js needs of one, see npm/src/lease/lease.js. */
   function isLease(v) {
@@ -50,23 +51,7 @@ export function createOptions(backend, C) {
    */
   function toSpec(options, what = 'Snowflake options') {
     const o = checkOptions(what, options, SNOWFLAKE_OPTIONS);
-    let layout;
-    let epoch = o.epoch === undefined ? undefined : msOption('epoch', o.epoch, 'ERR_INVALID_LAYOUT');
-    if (o.layout !== undefined) {
-      const l = checkOptions('layout', o.layout, LAYOUT_OPTIONS);
-      const bits = (k) => {
-        if (l[k] === undefined) throw makeError('ERR_INVALID_LAYOUT', `invalid Snowflake layout: layout.${k} is required`);
-        return uintOption(`layout.${k}`, l[k], 0, 'ERR_INVALID_LAYOUT', 63);
-      };
-      layout = {
-        timeBits: bits('timeBits'),
-        workerBits: bits('workerBits'),
-        sequenceBits: bits('sequenceBits'),
-        unitMs: uintOption('layout.unitMs', l.unitMs, 1, 'ERR_INVALID_LAYOUT', 0xffffffff),
-        order: l.order === undefined ? C.orders[0] : oneOf('layout.order', 'orders', l.order, 'ERR_INVALID_LAYOUT'),
-      };
-      if (epoch === undefined) epoch = l.epoch === undefined ? 0 : msOption('layout.epoch', l.epoch, 'ERR_INVALID_LAYOUT');
-    }
+    const { layout, epoch } = layoutOf(o);
     let clock = C.clocks[0];
     let clockHandle;
     if (o.clock instanceof TestClock) {
@@ -78,7 +63,7 @@ export function createOptions(backend, C) {
     }
     const spec = {
       workerId: 0,
-      preset: o.preset === undefined ? C.presets[0] : oneOf('preset', 'presets', o.preset),
+      preset: presetOf(o),
       layout,
       epoch,
       clock,

@@ -4,19 +4,20 @@
 // functions are the minting modules' (web/), so a page that decodes
 // downloads none of the Snowflake generators' JavaScript.
 
-import { call, checkOptions, decimalId, idTypeError, nameCheck, stringArg, typeError } from './checks.js';
+import { createAt } from './at.js';
+import { call, checkOptions, decimalId, idText, idTypeError, stringArg, typeError } from './checks.js';
 import { createConvert } from './convert.js';
 import { fromRaw, snowflakeDecoder as decodeSnowflake } from './decode.js';
 
 /**
- * The reading part of the API over `backend`, from `shared` (shared.js createShared).
+ * The reading part of the API over `backend`, from `shared` (shared.js
+ * createShared) with createApi's `at` (createAt; made here when absent).
  * `defaultDecoder()` is the default generator's decoder, or undefined while
  * there is none (then decode() reads a Snowflake by the first preset).
  */
-export function createRead(backend, { C, options, at }, defaultDecoder) {
+export function createRead(backend, { C, layouts, at = createAt(backend, { layoutSpec: layouts.layoutSpec, idText }) }, defaultDecoder) {
   const { presets } = C;
-  const { toSpec } = options;
-  const oneOf = nameCheck(backend, C);
+  const { layoutSpec, oneOf } = layouts;
   /** Reads a Snowflake of `layout` in JavaScript (api/decode.js). */
   const snowflakeDecoder = (layout, preset) => decodeSnowflake(backend, layout, preset);
 
@@ -33,7 +34,7 @@ export function createRead(backend, { C, options, at }, defaultDecoder) {
   function newPresetDecoder(name) {
     let d = presetDecoders.get(name);
     if (!d) {
-      const { layout } = toSpec({ preset: oneOf('preset', 'presets', name) });
+      const { layout } = layoutSpec({ preset: oneOf('preset', 'presets', name) });
       d = snowflakeDecoder(layout, name);
       presetDecoders.set(name, d);
     }
@@ -63,7 +64,7 @@ export function createRead(backend, { C, options, at }, defaultDecoder) {
    */
   function decoderFor(o) {
     const layout = o?.layout;
-    if (layout !== undefined) return snowflakeDecoder(toSpec({ layout }).layout);
+    if (layout !== undefined) return snowflakeDecoder(layoutSpec({ layout }).layout);
     const preset = o?.preset;
     if (preset !== undefined) return presetDecoder(preset);
     return defaultDecoder() ?? presetDecoder(presets[0]);

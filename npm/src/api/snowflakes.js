@@ -6,7 +6,9 @@
 
 import { makeError } from '../errors.js';
 import { call, checkOptions, decimalId, idTypeError } from './checks.js';
+import { snowflakeAt } from './at.js';
 import { snowflakeDecoder } from './decode.js';
+import { createOptions } from './options.js';
 import { createShared } from './shared.js';
 import { createSources } from './sources.js';
 
@@ -23,8 +25,8 @@ export const SNOWFLAKE_NAMES = Object.freeze(['nextId', 'nextIdString', 'nextIds
  * it exists.
  */
 export function createSnowflakes(backend, host, shared = createShared(backend)) {
-  const { C, at } = shared;
-  const { TestClock, toSpec, leased, isLease, SNOWFLAKE_OPTIONS } = shared.options;
+  const { C } = shared;
+  const { TestClock, toSpec, leased, isLease, SNOWFLAKE_OPTIONS } = createOptions(backend, C, shared.layouts);
   const { IdSource } = shared.sources ?? createSources(backend, { now: host.now ?? (() => performance.now()), margin: host.clockMarginMs ?? 0, C });
 
   let def = null;
@@ -158,7 +160,7 @@ export function createSnowflakes(backend, host, shared = createShared(backend)) 
     }
     /** The ID of this generator's worker at `time` with `options.sequence` (default 0): not part of its monotonic stream. */
     at(time, options) {
-      return at.snowflakeAt(this.#spec(), time, options);
+      return snowflakeAt(backend, this.#spec(), time, options);
     }
     decode(id) {
       if (typeof id === 'string') id = snowflakeText(id);
