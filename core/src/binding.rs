@@ -130,7 +130,7 @@ pub fn name_index(list: &str, name: &str) -> Result<u32, crate::Error> {
 }
 
 /// The keys of [`NAME_LISTS`], for the message of an unknown one.
-const NAME_LIST_KEYS: [&str; NAME_LISTS.len()] = {
+pub(crate) const NAME_LIST_KEYS: [&str; NAME_LISTS.len()] = {
     let mut keys = [""; NAME_LISTS.len()];
     let mut i = 0;
     while i < keys.len() {

@@ -8,6 +8,8 @@ use crate::snowflake::LayoutRule;
 mod message;
 mod numbered;
 
+pub use numbered::Numbers;
+
 /// Why a text was not a valid ID.
 /// Fields are named for what they hold; `Display` puts them in a sentence.
 #[allow(missing_docs)]

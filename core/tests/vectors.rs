@@ -15,7 +15,7 @@ use snowmint::typeid::TypeId;
 use snowmint::ulid::Ulid;
 use snowmint::uuid::Uuid;
 use snowmint::validate::Validation;
-use snowmint::{Id, Kind, ParseError};
+use snowmint::{Error, Id, Kind, ParseError};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors")
@@ -461,6 +461,16 @@ fn invalid_vectors() {
         assert_eq!(error_kind(&err), want, "{name}: {input:?} gave {err}");
         // The message is a sentence, never empty.
         assert!(err.to_string().len() > 10, "{name}");
+        // The browser's full module returns it as numbers and texts: they
+        // give the same error back.
+        let err = Error::from(err);
+        let n = err.numbers().expect(&name);
+        let texts = n.texts.map(|t| -> &'static str { Box::leak(t.into()) });
+        assert_eq!(
+            Error::from_numbers(n.index, n.numbers, texts),
+            Some(err),
+            "{name}"
+        );
     }
 }
 

@@ -15,6 +15,7 @@ import * as wasm from '../wasm/snowmint.js';
 import text, { key } from '../wasm/snowmint_bg.js';
 import constants from '../wasm/constants.js';
 import { specArgs } from './spec.js';
+import { worded } from './wasm-words.js';
 
 /** @type {import('./backend.js').Backend | null} */
 let backend = null;
@@ -44,6 +45,21 @@ export function wasmBackend(module, parts = {}) {
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) ^ key;
   }
   wasm.initSync({ module: module ?? /** @type {Uint8Array} */ (bytes) });
+  // Its errors cross as numbers (wasm/src/lib.rs core_error): worded here.
+  const w = /** @type {typeof wasm} */ (
+    Object.fromEntries(
+      Object.entries(wasm).map(([name, f]) => [
+        name,
+        (/** @type {any[]} */ ...args) => {
+          try {
+            return /** @type {Function} */ (f)(...args);
+          } catch (e) {
+            throw worded(e);
+          }
+        },
+      ]),
+    )
+  );
   // Names cross as their indexes in the core's own lists; the core refuses
   // an index that names nothing (indexOf's -1 included).
   const C = constants;
@@ -51,12 +67,12 @@ export function wasmBackend(module, parts = {}) {
   const made = {
     // Snowflake generators and test clocks (the rest of it is this module's too).
     .../** @type {import('./backend.js').Backend} */ (snowflakes),
-    ...wasm,
+    ...w,
     name: 'wasm',
     // Written by the build from the core (scripts/build.d/15-wasm.sh).
     constants: () => JSON.stringify(constants),
-    layoutOf: (spec) => wasm.layoutOf(specArgs(C, spec)),
-    snowflakeAt: (spec, ms, bound, sequence) => wasm.snowflakeAt(specArgs(C, spec), ms, bound, sequence),
+    layoutOf: (spec) => w.layoutOf(specArgs(C, spec)),
+    snowflakeAt: (spec, ms, bound, sequence) => w.snowflakeAt(specArgs(C, spec), ms, bound, sequence),
     mintText: (kind, n, timing) => /** @type {NonNullable<typeof minters>} */ (minters)[kind].texts(n, timing),
     typeid: (prefix) => /** @type {NonNullable<typeof typeid>} */ (typeid)(prefix, Number.NaN),
     uuidv3: (name, namespace) => /** @type {NonNullable<typeof names>} */ (names).uuidv3(name, namespace),

@@ -41,10 +41,22 @@ fn js_error(code: &str, message: &str) -> JsValue {
     err.into()
 }
 
-/// A core error as the JS error api.js expects (code + Display text).
+/// A core error as its numbers and texts (`Error::numbers`), thrown as the
+/// array `[index, a, b, s, t]` (`a`, `b` as bigint), which
+/// `npm/src/wasm-backend.js` words by templates of the core's own messages
+/// (`npm/src/wasm-words.js`): so this module carries no message and no
+/// error `Display` (the `core::fmt` left is std's panic messages). Every
+/// error this build can return has a number (the core's tests check it);
+/// the sequence errors, left out of it, would come out as `ERR_INTERNAL`.
 fn core_error(e: impl Into<Error>) -> JsValue {
     let e = e.into();
-    js_error(e.code(), &e.to_string())
+    let Some(n) = e.numbers() else {
+        return js_error("ERR_INTERNAL", "an error of no number");
+    };
+    let [a, b] = n.numbers;
+    let [s, t] = n.texts;
+    let items: [JsValue; 5] = [n.index.into(), a.into(), b.into(), s.into(), t.into()];
+    items.iter().collect::<js_sys::Array>().into()
 }
 
 /// Sets a property on a plain object (the objects are fresh, so it cannot fail).

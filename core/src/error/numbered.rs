@@ -3,9 +3,10 @@
 //! stands for: its JavaScript words them from templates of the core's own
 //! `Display` (`examples/protocol.rs`), so the words stay the core's.
 
-use super::{Error, Kind, ParseError, message};
+use super::{Error, GivenName, Kind, ParseError, message};
+use crate::at::TimedKind;
 use crate::snowflake::{LayoutRule, decimal};
-use crate::{typeid, uuid};
+use crate::{TextKind, binding, typeid, uuid};
 
 /// Writes the numbering of the errors that are all numbers (see
 /// [`Error::numbered`]) from one list: each with its index and its two
@@ -266,6 +267,235 @@ impl Error {
     }
 }
 
+/// The other errors, numbered after the UUID ones by their shape: what the
+/// parsers refuse, what does not apply, a Snowflake's named field out of
+/// range, an unknown name (one number of each list of [`NAMED`]). An error
+/// of a character is numbered by how its message shows the byte
+/// ([`message::shape`]: 0, 1, 2). Their `&'static str` fields and ID kinds
+/// cross as texts beside the numbers ([`Numbers::texts`]).
+mod shape {
+    pub const LENGTH: u32 = 0;
+    pub const CHARACTER: u32 = 1;
+    pub const OVERFLOW: u32 = 4;
+    pub const PREFIX: u32 = 5;
+    pub const UNKNOWN_KIND: u32 = 6;
+    pub const BYTE_LENGTH: u32 = 7;
+    pub const NO_HUMAN_FORM: u32 = 8;
+    pub const UUID_VERSION: u32 = 9;
+    pub const NOT_APPLICABLE: u32 = 10;
+    pub const FIELD: u32 = 11;
+    pub const KIND_MISMATCH: u32 = 12;
+    pub const UNKNOWN_NAME: u32 = 13;
+    pub const LEN: u32 = UNKNOWN_NAME + super::NAMED.len() as u32;
+}
+
+/// What a name can be unknown as ([`Error::UnknownName`]'s `what` and
+/// `allowed`): the bindings' name lists ([`binding::NAME_LISTS`]), their
+/// keys, the text kinds, and the kinds that have range bounds.
+const NAMED: [(&str, &[&str]); binding::NAME_LISTS.len() + 3] = {
+    let lists = binding::NAME_LISTS;
+    let mut all: [(&str, &[&str]); binding::NAME_LISTS.len() + 3] =
+        [("", &[]); binding::NAME_LISTS.len() + 3];
+    let mut i = 0;
+    while i < lists.len() {
+        all[i] = (lists[i].1, lists[i].2);
+        i += 1;
+    }
+    all[i] = ("name list", &binding::NAME_LIST_KEYS);
+    all[i + 1] = ("kind", &TextKind::NAMES);
+    all[i + 2] = ("kind ordered by time", &TimedKind::ORDERED);
+    all
+};
+
+/// An error as numbers and texts, for a binding that carries no messages
+/// (the browser's full module): its JavaScript words it from templates of
+/// this `Display` (`examples/protocol.rs`). See [`Error::numbers`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Numbers<'a> {
+    /// Which error: an index of [`Error::numbered`], or from
+    /// [`Error::NUMBERED`] + [`Error::NUMBERED_UUID`] on, its shape.
+    pub index: u32,
+    /// Its numbers (0 where it has none).
+    pub numbers: [u64; 2],
+    /// Its texts: ID kinds' names, `&'static str` fields, or the name given
+    /// (as the message shows it: what is kept, and `"..."` if it was cut),
+    /// `""` where it has none.
+    pub texts: [&'a str; 2],
+}
+
+impl Error {
+    /// The first index of [`Error::numbers`]' shapes.
+    pub const SHAPES_FIRST: u32 = Error::NUMBERED + Error::NUMBERED_UUID;
+    /// How many shapes [`Error::numbers`] numbers.
+    pub const SHAPES: u32 = shape::LEN;
+
+    /// Every error a binding can return (all but the sequence errors) as
+    /// numbers and texts: those of [`Error::numbered`] with no texts, the
+    /// others by their shape, from [`Error::SHAPES_FIRST`] on. `None` for
+    /// a sequence error, and for an unknown name of a list no binding has.
+    pub fn numbers(&self) -> Option<Numbers<'_>> {
+        use ParseError as P;
+        // A parse error is numbered by its shape, whatever its texts
+        // ([`Error::numbered`] numbers those of the minting modules, whose
+        // texts are known).
+        if let Some((index, numbers)) = self.numbered().filter(|_| !matches!(self, Error::Parse(_)))
+        {
+            return Some(Numbers {
+                index,
+                numbers,
+                texts: ["", ""],
+            });
+        }
+        let (place, numbers, texts) = match *self {
+            Error::Parse(ref e) => match *e {
+                P::Length {
+                    kind,
+                    expected,
+                    found,
+                } => (shape::LENGTH, [found as u64, 0], [kind.name(), expected]),
+                P::Character {
+                    kind,
+                    position,
+                    found,
+                    allowed,
+                } => (
+                    shape::CHARACTER + message::shape(found) as u32,
+                    [position as u64, found.into()],
+                    [kind.name(), allowed],
+                ),
+                P::Overflow { kind, max } => (shape::OVERFLOW, [0, 0], [kind.name(), max]),
+                P::Prefix { reason } => (shape::PREFIX, [0, 0], [reason, ""]),
+                P::UnknownKind { length } => (shape::UNKNOWN_KIND, [length as u64, 0], ["", ""]),
+                P::ByteLength {
+                    kind,
+                    expected,
+                    found,
+                } => (
+                    shape::BYTE_LENGTH,
+                    [found as u64, 0],
+                    [kind.name(), expected],
+                ),
+            },
+            Error::NoHumanForm { kind } => (shape::NO_HUMAN_FORM, [0, 0], [kind.name(), ""]),
+            Error::UuidVersion { expected, found } => (
+                shape::UUID_VERSION,
+                [expected.into(), found.into()],
+                ["", ""],
+            ),
+            Error::NotApplicable { kind, reason } => {
+                (shape::NOT_APPLICABLE, [0, 0], [kind.name(), reason])
+            }
+            Error::FieldOutOfRange { field, value, max } => {
+                (shape::FIELD, [value, max], [field, ""])
+            }
+            Error::KindMismatch { first, second } => {
+                (shape::KIND_MISMATCH, [0, 0], [first.name(), second.name()])
+            }
+            Error::UnknownName {
+                what,
+                ref given,
+                allowed,
+            } => {
+                let list = NAMED
+                    .iter()
+                    .position(|(w, a)| *w == what && **a == *allowed)?;
+                let (given, texts) = match given {
+                    Some(given) => (1, given.shown()),
+                    None => (0, ["", ""]),
+                };
+                (shape::UNKNOWN_NAME + list as u32, [0, given], texts)
+            }
+            _ => return None,
+        };
+        Some(Numbers {
+            index: Error::SHAPES_FIRST + place,
+            numbers,
+            texts,
+        })
+    }
+
+    /// The error [`Error::numbers`] gave `index`, `numbers` and `texts`
+    /// for (`None` for an index it gives none, or a kind's text that names
+    /// no kind).
+    pub fn from_numbers(index: u32, [a, b]: [u64; 2], [s, t]: [&'static str; 2]) -> Option<Error> {
+        use ParseError as P;
+        let Some(place) = index.checked_sub(Error::SHAPES_FIRST) else {
+            return Error::from_numbered(index, [a, b]);
+        };
+        let kind = |name: &str| {
+            Kind::NAMES
+                .iter()
+                .position(|n| *n == name)
+                .map(|i| Kind::ALL[i])
+        };
+        let parse = match place {
+            shape::LENGTH => P::Length {
+                kind: kind(s)?,
+                expected: t,
+                found: a as usize,
+            },
+            p if p < shape::OVERFLOW => P::Character {
+                kind: kind(s)?,
+                position: a as usize,
+                found: byte_shown(p - shape::CHARACTER, b),
+                allowed: t,
+            },
+            shape::OVERFLOW => P::Overflow {
+                kind: kind(s)?,
+                max: t,
+            },
+            shape::PREFIX => P::Prefix { reason: s },
+            shape::UNKNOWN_KIND => P::UnknownKind { length: a as usize },
+            shape::BYTE_LENGTH => P::ByteLength {
+                kind: kind(s)?,
+                expected: t,
+                found: a as usize,
+            },
+            shape::NO_HUMAN_FORM => return Some(Error::NoHumanForm { kind: kind(s)? }),
+            shape::UUID_VERSION => {
+                return Some(Error::UuidVersion {
+                    expected: a as u8,
+                    found: b as u8,
+                });
+            }
+            shape::NOT_APPLICABLE => {
+                return Some(Error::NotApplicable {
+                    kind: kind(s)?,
+                    reason: t,
+                });
+            }
+            shape::FIELD => {
+                return Some(Error::FieldOutOfRange {
+                    field: s,
+                    value: a,
+                    max: b,
+                });
+            }
+            shape::KIND_MISMATCH => {
+                return Some(Error::KindMismatch {
+                    first: kind(s)?,
+                    second: kind(t)?,
+                });
+            }
+            p if p < shape::LEN => {
+                let (what, allowed) = NAMED[(p - shape::UNKNOWN_NAME) as usize];
+                let given = (b != 0).then(|| {
+                    let mut given = GivenName::new(s);
+                    given.cut |= t == "...";
+                    given
+                });
+                return Some(Error::UnknownName {
+                    what,
+                    given,
+                    allowed,
+                });
+            }
+            _ => return None,
+        };
+        Some(Error::Parse(parse))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,6 +555,108 @@ mod tests {
             let e = Error::from(crate::snowflake::parse_decimal_of_width(text, bits).unwrap_err());
             let (i, numbers) = e.numbered().expect(text);
             assert_eq!(Error::from_numbered(i, numbers), Some(e), "{text}");
+        }
+    }
+    /// The texts a shape's slot takes for a round trip: kinds' names where
+    /// it holds a kind, else any text.
+    const TEXTS: [[&str; 2]; 3] = [["ulid", "uuid"], ["typeid", "typeid"], ["any", ""]];
+
+    #[test]
+    fn every_error_numbers_round_trip() {
+        for index in 0..Error::NUMBERED {
+            let e = Error::from_numbers(index, [7, 11], ["", ""]).unwrap();
+            let n = e.numbers().unwrap();
+            if matches!(e, Error::Parse(_)) {
+                assert!(n.index >= Error::SHAPES_FIRST);
+                let texts = n
+                    .texts
+                    .map(|t| -> &'static str { std::boxed::Box::leak(t.into()) });
+                assert_eq!(Error::from_numbers(n.index, n.numbers, texts), Some(e));
+                continue;
+            }
+            assert_eq!(n.index, index);
+            assert_eq!(Error::from_numbers(n.index, n.numbers, ["", ""]), Some(e));
+        }
+        let first = Error::SHAPES_FIRST;
+        for index in first..first + Error::SHAPES {
+            let mut some = 0;
+            for texts in TEXTS {
+                let Some(e) = Error::from_numbers(index, [7, 11], texts) else {
+                    continue;
+                };
+                some += 1;
+                let n = e.numbers().unwrap();
+                assert_eq!(n.index, index, "{e}");
+                // The numbers and texts an error does not hold are 0 and "".
+                let numbers = n.numbers.map(|x| x != 0);
+                let [s, t] = n.texts;
+                let again = Error::from_numbers(
+                    index,
+                    n.numbers,
+                    [
+                        if s.is_empty() { "" } else { texts[0] },
+                        if t.is_empty() { "" } else { texts[1] },
+                    ],
+                );
+                assert_eq!(again, Some(e.clone()), "{e}");
+                assert!(
+                    numbers.iter().all(|x| *x)
+                        || n.numbers
+                            .iter()
+                            .all(|x| [0, 1, 7, 11, 0x11, 0x80, 0x7e, 0x1f].contains(x))
+                );
+            }
+            assert!(some > 0, "shape {index} takes none of the texts");
+        }
+        assert_eq!(
+            Error::from_numbers(first + Error::SHAPES, [0, 0], ["", ""]),
+            None
+        );
+        // An unknown name, given and cut, as the core words it.
+        let long = "x".repeat(50);
+        let e = crate::binding::name_index("presets", &long).unwrap_err();
+        let n = e.numbers().unwrap();
+        assert_eq!(n.texts[1], "...");
+        let kept: &'static str = std::boxed::Box::leak(n.texts[0].into());
+        assert_eq!(
+            Error::from_numbers(n.index, n.numbers, [kept, "..."]),
+            Some(e.clone())
+        );
+        // Bounds of a kind with none, and a clock the binding cannot have.
+        let bounds = TimedKind::UuidV1.text_at(0, crate::at::Pick::Min, 0, "");
+        let clock = crate::clock::ClockChoice::<()>::from_name("test", None).map(|_| ());
+        for e in [bounds.unwrap_err(), clock.unwrap_err()] {
+            let n = e.numbers().expect("numbered");
+            let texts = n
+                .texts
+                .map(|t| -> &'static str { std::boxed::Box::leak(t.into()) });
+            assert_eq!(Error::from_numbers(n.index, n.numbers, texts), Some(e));
+        }
+        // What the parsers return is numbered as it is.
+        for (text, kind) in [
+            ("", None),
+            ("01ARZ3NDEKTSV4RRFFQ69G5FAU", Some(Kind::Ksuid)),
+            ("01ARZ3NDEKTSV4RRFFQ69G5FA!", None),
+            ("8ZZZZZZZZZZZZZZZZZZZZZZZZZ", Some(Kind::Ulid)),
+            ("6ba7b810-9dad-11d1-80b4-00c04fd430c\u{e9}", None),
+            ("prefix__01h455vb4pex5vsknk084sn02q", None),
+            ("Prefix_01h455vb4pex5vsknk084sn02q", None),
+            ("0123456789abcdef0123456g", Some(Kind::ObjectId)),
+            ("12!4", Some(Kind::Human)),
+        ] {
+            let Err(e) = crate::Id::parse(text, kind) else {
+                panic!("{text} parses");
+            };
+            let e = Error::from(e);
+            let n = e.numbers().expect(text);
+            let texts = n
+                .texts
+                .map(|t| -> &'static str { std::boxed::Box::leak(t.into()) });
+            assert_eq!(
+                Error::from_numbers(n.index, n.numbers, texts),
+                Some(e),
+                "{text}"
+            );
         }
     }
 }

@@ -24,7 +24,7 @@ export const MAX_TEXT_RUN = 1024;
 export const OUT_BYTES = 36864;
 const FRESH_MS = 0;
 /** The numbered errors that are all numbers (core Error::all_numbers): code and message of the numbers `a`, `b`. */
-const WORDS = [
+export const WORDS = [
   (a, b) => ['ERR_WORKER_ID_RANGE', `worker ID ${a} is out of range: this layout allows 0 to ${b}`],
   (a, b) => ['ERR_EPOCH_IN_FUTURE', `epoch ${a} (Unix ms) is in the future: the clock reads ${b}; the epoch must not be later than now`],
   (a, b) => ['ERR_TIME_BEFORE_EPOCH', `the clock reads ${b} (Unix ms), before the epoch ${a}`],
