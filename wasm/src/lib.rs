@@ -48,17 +48,22 @@ struct One<T>(T);
 // SAFETY: wasm32-unknown-unknown without the atomics feature has one thread.
 unsafe impl<T> Sync for One<T> {}
 
-/// Bytes of [`OUT`]: the longest text a call gives back (a decoded ID's
-/// texts, an ID's bytes, an error's two texts) and the inputs of most calls.
-const OUT_BYTES: usize = 1024;
+/// Bytes of [`OUT`]: more than the longest text a call gives back (a
+/// decoded ID's texts, an ID's bytes, an error's two texts).
+const OUT_BYTES: usize = 256;
+/// Bytes of [`IN`]: the inputs of most calls.
+const IN_BYTES: usize = 1024;
 
-/// The texts or bytes a call wrote, and the inputs that fit.
+/// The texts or bytes a call wrote.
 static OUT: One<RefCell<[u8; OUT_BYTES]>> = One(RefCell::new([0; OUT_BYTES]));
+/// The inputs that fit: apart from [`OUT`], as what a call writes there
+/// may borrow from them (an error's texts: the name given).
+static IN: One<RefCell<[u8; IN_BYTES]>> = One(RefCell::new([0; IN_BYTES]));
 /// The numbers a call reports: a parsed ID's fields, a layout, an error's.
 static NUMBERS: One<Cell<[f64; 16]>> = One(Cell::new([0.0; 16]));
 /// The 64-bit numbers it reports: a Snowflake, an error's numbers.
 static BIG: One<Cell<[u64; 2]>> = One(Cell::new([0; 2]));
-/// Where the inputs longer than [`OUT`] go: pages grown at the end of
+/// Where the inputs longer than [`IN`] go: pages grown at the end of
 /// memory (no allocator uses them), `(start, bytes)`.
 static GROWN: One<Cell<(usize, usize)>> = One(Cell::new((0, 0)));
 /// Where the last [`input`] was given.
@@ -82,12 +87,12 @@ pub extern "C" fn big() -> *const u64 {
     BIG.0.as_ptr().cast()
 }
 
-/// Where JS writes the `len` bytes of the next call's inputs: [`OUT`], or
+/// Where JS writes the `len` bytes of the next call's inputs: [`IN`], or
 /// for more, memory grown for them (kept for the next).
 #[unsafe(no_mangle)]
 pub extern "C" fn input(len: usize) -> *const u8 {
-    let at = if len <= OUT_BYTES {
-        out()
+    let at = if len <= IN_BYTES {
+        IN.0.as_ptr().cast()
     } else {
         let (mut start, bytes) = GROWN.0.get();
         if len > bytes {
@@ -131,8 +136,8 @@ impl Args {
     /// The next `len` bytes.
     pub(crate) fn bytes(&mut self, len: usize) -> &'static [u8] {
         // SAFETY: JS wrote the inputs there before the call, in the area
-        // `input` gave (OUT or grown pages), which nothing else writes
-        // before the call reads them.
+        // `input` gave (IN or grown pages), which nothing in this module
+        // writes.
         let bytes = unsafe { core::slice::from_raw_parts(INPUT.0.get().add(self.0), len) };
         self.0 += len;
         bytes
