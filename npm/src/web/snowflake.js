@@ -1,7 +1,7 @@
 // The browser's Snowflakes: the Snowflake module (wasm/mint/src/snowflake.rs)
 // as the part of the backend (backend.d.ts) that configure(), nextId(),
 // Snowflake and TestClock use (api/snowflakes.js), so a page that mints
-// Snowflakes downloads neither the full module nor its glue. Handles are
+// Snowflakes does not download the full module. Handles are
 // numbers into the module's table, given back when their object is
 // collected; every result is read from the module's memory after the call
 // (a call may grow it, which detaches the views made before).
