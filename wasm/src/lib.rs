@@ -15,7 +15,8 @@
 //!   templates written from the core's own `Display` (`npm/src/wasm-words.js`);
 //! - no allocator: inputs are in [`input`]'s area, outputs in [`OUT`];
 //! - a panic traps (`unreachable`); nothing here can panic on JS input.
-#![cfg_attr(all(target_family = "wasm", target_os = "unknown"), no_std)]
+// (Its test target, which clippy --all-targets checks, links std.)
+#![cfg_attr(all(target_family = "wasm", target_os = "unknown", not(test)), no_std)]
 // Only for this target: elsewhere (the workspace's host builds) it is empty.
 #![cfg(all(target_family = "wasm", target_os = "unknown"))]
 
@@ -38,6 +39,7 @@ unsafe extern "C" {
     fn get_random(ptr: *mut u8, len: usize);
 }
 
+#[cfg(not(test))]
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
     core::arch::wasm32::unreachable()
