@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use snowmint::binding::{
-    ERROR_CLASSES, ERROR_CODES, LayoutSlot, MAX_TEXT_RUN, MIN_RUN, NAME_LISTS, Report, SpecSlot,
-    name_index,
+    DecodedSlot, ERROR_CLASSES, ERROR_CODES, ErrorSlot, LayoutSlot, MAX_TEXT_RUN, MIN_RUN,
+    NAME_LISTS, Report, SpecSlot, name_index,
 };
 use snowmint::snowflake::{LayoutRule, Preset};
 use snowmint::{Error, Kind, ParseError, TextKind};
@@ -216,6 +216,38 @@ fn names_module() -> String {
         place(|p| matches!(p, ParseError::ByteLength { .. }))
     );
     out += &words(range, "UUID_WORDS", Error::from_numbered_uuid);
+    out
+}
+
+/// The slots the full module gives an error and a parsed ID back in
+/// (binding::ErrorSlot, binding::DecodedSlot).
+fn full_module() -> String {
+    let mut out = String::from(
+        "/** An error's slots (binding::ErrorSlot): its index and texts' lengths; its numbers, 64-bit. */\n",
+    );
+    for (name, slot) in [
+        ("INDEX", ErrorSlot::INDEX),
+        ("S_LENGTH", ErrorSlot::S_LENGTH),
+        ("T_LENGTH", ErrorSlot::T_LENGTH),
+        ("A", ErrorSlot::A),
+        ("B", ErrorSlot::B),
+    ] {
+        out += &format!("const {name} = {slot};\n");
+    }
+    let fields: Vec<String> = DecodedSlot::NAMES
+        .iter()
+        .map(|name| format!("'{name}'"))
+        .collect();
+    let texts: Vec<String> = DecodedSlot::TEXTS
+        .iter()
+        .map(|&text| u8::from(text).to_string())
+        .collect();
+    out += &format!(
+        "/** A parsed ID's fields (binding::DecodedSlot), in order, and which are texts. */\nconst DECODED = [{}];\nconst TEXTS = [{}];\nconst VALUE = {};\n",
+        fields.join(", "),
+        texts.join(", "),
+        DecodedSlot::VALUE
+    );
     out
 }
 
@@ -535,6 +567,7 @@ fn main() -> ExitCode {
         ("src/web/snowflake.js", snowflake_module()),
         ("src/web/names.js", names_module()),
         ("src/wasm-words.js", shape_words()),
+        ("src/wasm-backend.js", full_module()),
         ("../tests/node/words.test.js", word_samples()),
     ];
     for (file, body) in files {

@@ -15,7 +15,7 @@ use crate::error::Kind;
 use crate::snowflake::{FieldOrder, OnBackwards, OnExhausted, Preset};
 
 mod slots;
-pub use slots::{LayoutSlot, Report, SpecSlot, spec_of_numbers};
+pub use slots::{DecodedSlot, ErrorSlot, LayoutSlot, Report, SpecSlot, spec_of_numbers};
 
 /// Smallest run (IDs or texts) a JS thread claims in one call; runs double
 /// while they are used up in time and halve when most of one expires.

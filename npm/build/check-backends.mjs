@@ -3,8 +3,8 @@
 //   by the declarations napi-rs derives from node/src (napi-derive writes
 //   them while the crate compiles with NAPI_TYPE_DEF_TMP_FOLDER set;
 //   @napi-rs/cli's generateTypeDef turns them into a .d.ts);
-// - the wasm backend that npm/src/wasm-backend.js builds over the glue whose
-//   declarations wasm-bindgen writes (npm/wasm/snowmint.d.ts).
+// - the wasm backend that npm/src/wasm-backend.js builds over the full
+//   module's raw exports (its JSDoc types).
 // A function renamed, dropped or retyped in either binding fails here.
 // Usage: node npm/build/check-backends.mjs (after scripts/build.d/15-wasm.sh)
 import { execFileSync } from 'node:child_process';

@@ -1,5 +1,6 @@
-// The backend interface: what a binding (napi-rs in node/, wasm-bindgen in
-// wasm/) gives api.js. Conversion only: every value here comes from the core.
+// The backend interface: what a binding (napi-rs in node/, the wasm modules'
+// raw exports in wasm/, read by wasm-backend.js) gives api.js. Conversion
+// only: every value here comes from the core.
 // api.js validates argument types and option names before calling in, so a
 // backend may assume well-typed arguments; it throws Errors whose `code` is the
 // core's Error::code() (or ERR_INVALID_OPTION for an unknown preset/clock

@@ -1,25 +1,22 @@
 #!/usr/bin/env bash
-# The wasm build: rustc -> wasm-bindgen (--target web) -> wasm-opt -Oz (npm
-# binaryen) into npm/wasm/, the module inlined in a JS file (so any bundler,
-# static server or worker loads it with no configuration and no fetch).
-# Then the ID inspector page (inspector/dist/). Numbered before 20-node: the
-# Node entry's CommonJS bundle includes the wasm fallback.
+# The wasm build: rustc -> wasm-opt -Oz (npm binaryen) into npm/wasm/, each
+# module inlined in a JS file (so any bundler, static server or worker loads
+# it with no configuration and no fetch). Then the ID inspector page
+# (inspector/dist/). Numbered before 20-node: the Node entry's CommonJS
+# bundle includes the wasm fallback.
 source "$(dirname "$0")/../lib.sh"
 OUT="$ROOT/npm/wasm"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 cd "$ROOT"
+rm -rf "$OUT" && mkdir -p "$OUT"
+# The full module (wasm/): parsing, decoding, conversions, layouts. Raw
+# exports over buffers, as the minting modules have: no wasm-bindgen, so no
+# glue to ship (npm/src/wasm-backend.js reads the buffers). The two
+# globals rustc exports are for no one.
 cargo build --profile wasm-release --target wasm32-unknown-unknown -p snowmint-wasm
-rm -rf "$OUT"
-# --omit-default-module-path: the glue never fetches a .wasm URL by itself.
-wasm-bindgen --target web --omit-default-module-path --typescript \
-  --out-dir "$OUT" --out-name snowmint \
-  "$TARGET_DIR/wasm32-unknown-unknown/wasm-release/snowmint_wasm.wasm"
-# Debian's wasm-opt (v108) breaks wasm-bindgen output: use the npm binaryen only.
-# Import, export and module names are minified; the glue follows the map printed.
-"$ROOT/node_modules/.bin/wasm-opt" -Oz --minify-imports-and-exports-and-modules --strip-debug --strip-producers --strip-target-features \
-  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-reference-types --enable-sign-ext --enable-mutable-globals \
-  -o "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.wasm" >"$OUT/names.json"
-node "$ROOT/wasm/minify-names.mjs" "$OUT/names.json" "$OUT/snowmint_bg.wasm" "$OUT/snowmint.js" && rm "$OUT/names.json"
+"$ROOT/node_modules/.bin/wasm-opt" -Oz --converge --remove-exports --pass-arg='remove-exports@__*' --strip-debug --strip-producers --strip-target-features \
+  --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+  -o "$OUT/snowmint_bg.wasm" "$TARGET_DIR/wasm32-unknown-unknown/wasm-release/snowmint_wasm.wasm"
 node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
 # The minting modules (wasm/mint/), apart from the full module above, so a
 # page that imports only ulid() downloads no parser, decoder or message:
@@ -53,13 +50,6 @@ node "$ROOT/wasm/embed.mjs" "${embed[@]}"
 # The core's names and defaults (core/src/binding.rs), written at build time:
 # the wasm module then carries no code to write them.
 printf 'export default %s;\n' "$(cargo run -q --example constants -p snowmint)" >"$OUT/constants.js"
-# The generated glue is read by machines only: minify it, and drop its
-# default export (an async loader that fetches a .wasm URL; we load with
-# initSync) by bundling a re-export of the named exports only.
-echo "export * from './snowmint.js';" >"$OUT/named.js"
-"$ROOT/node_modules/.bin/esbuild" "$OUT/named.js" --bundle --minify --format=esm --log-level=warning \
-  --outfile="$OUT/snowmint.min.js" && mv "$OUT/snowmint.min.js" "$OUT/snowmint.js" && rm "$OUT/named.js"
-
 # The ID inspector: one classic script beside its page, so it opens from disk.
 rm -rf inspector/dist && mkdir -p inspector/dist
 "$ROOT/node_modules/.bin/esbuild" inspector/main.js --bundle --format=iife --minify --log-level=warning \

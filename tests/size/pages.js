@@ -32,8 +32,10 @@ export const PAGES = [
   // 40 -> 37 KB when the browser entry's decode() stopped carrying the
   // Snowflake generators' JavaScript (api/read.js): 39.0 -> 36.2 KB; 37 ->
   // 34 KB when MD5 and SHA-1 left the full module (33.2 KB); 34 -> 33 KB
-  // when its errors crossed as numbers, worded in JavaScript (32.8 -> 32.5 KB).
-  { name: 'decode', code: "import { decode } from 'snowmint';\nglobalThis.sm = { decode };\n", ceiling: 33 * 1024 },
+  // when its errors crossed as numbers, worded in JavaScript (32.8 -> 32.5 KB);
+  // 33 -> 28 KB when it dropped wasm-bindgen for raw exports over buffers
+  // (31.4 -> 27.5 KB: no glue, and no shims in the module).
+  { name: 'decode', code: "import { decode } from 'snowmint';\nglobalThis.sm = { decode };\n", ceiling: 28 * 1024 },
   // Over the name-based module alone (web/names.js): 8.7 KB, down from 36.5 KB over the full module.
   { name: 'uuidv5', code: "import { uuidv5 } from 'snowmint';\nglobalThis.sm = { uuidv5 };\n", ceiling: 10 * 1024 },
   // Raised from 53 KB when Snowflakes and TypeIDs moved to modules of their
@@ -43,8 +45,9 @@ export const PAGES = [
   // module of their own (decode 36.2 -> 33.2 KB, uuidv5 36.5 -> 8.7 KB): it
   // carries that module, its own UUID reader included (59.3 -> 62.5 KB).
   // 63 -> 62 KB when the full module's errors crossed as numbers, worded in
-  // JavaScript (62.4 -> 61.1 KB).
-  { name: 'everything', code: "import * as sm from 'snowmint';\nglobalThis.sm = sm;\n", ceiling: 62 * 1024, goal: 30 * 1024 },
+  // JavaScript (62.4 -> 61.1 KB). 62 -> 58 KB when the full module dropped
+  // wasm-bindgen for raw exports over buffers (61.2 -> 57.4 KB).
+  { name: 'everything', code: "import * as sm from 'snowmint';\nglobalThis.sm = sm;\n", ceiling: 58 * 1024, goal: 30 * 1024 },
 ];
 
 /** The peers, built the same way. */

@@ -1,54 +1,71 @@
 //! IDs at a given time, range bounds and comparison (core `at`,
-//! `Id::compare`): `textAt`, `snowflakeAt`, `parseSnowflake`, `compareIds`.
+//! `Id::compare`): `text_at`, `snowflake_at`, `parse_snowflake`, `compare_ids`.
 
-use snowmint::at::{Pick, TimedKind, new_text_at};
+use snowmint::at::{Pick, TimedKind};
 use snowmint::id::Id;
 use snowmint::snowflake::parse_decimal_of_width;
-use wasm_bindgen::prelude::*;
 
-use crate::core_error;
-use crate::snowflake::spec_of;
+use crate::snowflake::spec;
+use crate::{Args, bigint, done, get_random, text};
 
-/// A JS `bound` (`undefined`: an ID of the time; false: the smallest; true: the largest).
-fn pick(bound: Option<bool>) -> Pick {
+/// A JS `bound` (0: an ID of the time; 1: the smallest; 2: the largest).
+fn pick(bound: u32) -> Pick {
     match bound {
-        None => Pick::Any,
-        Some(false) => Pick::Min,
-        Some(true) => Pick::Max,
+        1 => Pick::Min,
+        2 => Pick::Max,
+        _ => Pick::Any,
     }
 }
 
-/// An ID of a timed kind at Unix ms `ms` (fresh random bits), or the
-/// smallest or largest of that time; `prefix` for a TypeID.
-#[wasm_bindgen(js_name = textAt)]
-pub fn text_at(kind: &str, ms: f64, bound: Option<bool>, prefix: &str) -> Result<String, JsValue> {
-    let kind = TimedKind::from_name(kind).map_err(core_error)?;
-    let text = new_text_at(kind, ms as u64, pick(bound), prefix).map_err(core_error)?;
-    Ok(text.as_str().to_owned())
+/// An ID of a timed kind (text `kind_len`) at Unix ms `ms` with fresh
+/// random bits (the page's CSPRNG), or the smallest or largest of that
+/// time; a TypeID's prefix (text `prefix_len`): its length, or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn text_at(kind_len: usize, ms: f64, bound: u32, prefix_len: usize) -> f64 {
+    let mut args = Args::new();
+    done((|| {
+        let kind = TimedKind::from_name(args.text(kind_len)?)?;
+        let prefix = args.text(prefix_len)?;
+        let pick = pick(bound);
+        let mut random = [0; 16];
+        if pick == Pick::Any {
+            // SAFETY: `random` is this module's memory, valid for 16 bytes.
+            unsafe { get_random(random.as_mut_ptr(), random.len()) };
+        }
+        let random = u128::from_le_bytes(random);
+        text(&kind.text_at(ms as u64, pick, random, prefix)?)
+    })())
 }
 
-/// The Snowflake of a spec at Unix ms `ms` with `sequence`, or the
-/// smallest or largest of the tick.
-#[wasm_bindgen(js_name = snowflakeAt)]
-pub fn snowflake_at(
-    spec: &[f64],
-    ms: f64,
-    bound: Option<bool>,
-    sequence: f64,
-) -> Result<u64, JsValue> {
-    let spec = spec_of(spec)?;
-    spec.id_at(ms as u64, pick(bound), sequence as u64)
-        .map_err(core_error)
+/// The Snowflake of the spec at `spec()` at Unix ms `ms` with `sequence`,
+/// or the smallest or largest of the tick: -2 (at `big`), or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn snowflake_at(ms: f64, bound: u32, sequence: f64) -> f64 {
+    done((|| {
+        bigint(spec()?.id_at(ms as u64, pick(bound), sequence as u64)?)
+    })())
 }
 
-/// A decimal Snowflake that fits a layout `bits` (63 or 64) wide.
-#[wasm_bindgen(js_name = parseSnowflake)]
-pub fn parse_snowflake(text: &str, bits: u32) -> Result<u64, JsValue> {
-    parse_decimal_of_width(text, bits.min(64) as u8).map_err(core_error)
+/// A decimal Snowflake (text `len`) that fits a layout `bits` (63 or 64)
+/// wide: -2 (at `big`), or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn parse_snowflake(len: usize, bits: u32) -> f64 {
+    done((|| {
+        bigint(parse_decimal_of_width(
+            Args::new().text(len)?,
+            bits.min(64) as u8,
+        )?)
+    })())
 }
 
-/// -1, 0 or 1: how ID text `a` sorts against `b` (same kind).
-#[wasm_bindgen(js_name = compareIds)]
-pub fn compare_ids(a: &str, b: &str) -> Result<i32, JsValue> {
-    Id::compare_texts(a, b).map(i32::from).map_err(core_error)
+/// How ID text `a` sorts against `b` (same kind): -1, 0 or 1, or -3 for
+/// an error (its numbers as after -1).
+#[unsafe(no_mangle)]
+pub extern "C" fn compare_ids(a_len: usize, b_len: usize) -> f64 {
+    let mut args = Args::new();
+    let result = done((|| {
+        let (a, b) = (args.text(a_len)?, args.text(b_len)?);
+        Ok(f64::from(Id::compare_texts(a, b)?) + 2.0)
+    })());
+    result - 2.0
 }

@@ -1,59 +1,80 @@
-//! `decodeId`, `toHuman`, `fromHuman`: parsed IDs as the plain records of
-//! `RawDecoded` in backend.d.ts (every field set, `undefined` where the
-//! kind has none).
+//! `decode_id`, `to_human`, `from_human`: parsed IDs, a decoded one as the
+//! slots of `binding::DecodedSlot` (the record `RawDecoded` of backend.d.ts).
 
-use js_sys::Object;
 use snowmint::Kind;
+use snowmint::binding::DecodedSlot;
 use snowmint::id::Id;
-use wasm_bindgen::prelude::*;
 
-use crate::{core_error, js_error, set};
+use crate::{Args, BIG, Failed, bigint, done, set_numbers, text, write};
 
-/// `decodeId`: parses any ID; `kind` forces a kind (`'human'` included).
-/// (Not `decodeText`: wasm-bindgen's glue has a function of that name.)
-#[wasm_bindgen(js_name = decodeId, unchecked_return_type = "RawDecoded")]
-pub fn decode_id(text: &str, kind: Option<String>) -> Result<Object, JsValue> {
-    let kind = kind.as_deref().map(Kind::from_name).transpose();
-    let kind = kind.map_err(core_error)?;
-    let id = Id::parse(text, kind).map_err(core_error)?;
-    let f = id.fields();
-    let text = |t: Option<&str>| t.map(JsValue::from_str);
-    let r = Object::new();
-    set(&r, "kind", id.kind().name());
-    set(&r, "value", f.snowflake);
-    set(&r, "timestamp", f.timestamp_ms.map(|ms| ms as f64));
-    set(&r, "hex", text(f.hex.as_deref()));
-    set(&r, "uuid", text(f.uuid.map(|u| u.to_text()).as_deref()));
-    set(&r, "version", f.version);
-    set(&r, "variant", text(f.variant.map(|v| v.name())));
-    set(&r, "clockSeq", f.clock_seq);
-    set(&r, "node", text(f.node.as_deref()));
-    set(&r, "counter", f.counter);
-    set(&r, "prefix", text(f.prefix));
-    Ok(r)
+/// Parses any ID (text `len`); kind (text `kind_len`, -1: none) forces a
+/// kind (`'human'` included): 0 and its fields (`DecodedSlot`), or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn decode_id(len: usize, kind_len: i32) -> f64 {
+    let mut args = Args::new();
+    done((|| {
+        let text = args.text(len)?;
+        let kind = args.option(kind_len)?.map(Kind::from_name).transpose()?;
+        let id = Id::parse(text, kind)?;
+        let f = id.fields();
+        let uuid = f.uuid.map(|u| u.to_text());
+        let texts = [
+            Some(id.kind().name()),
+            f.hex.as_deref(),
+            uuid.as_deref(),
+            f.variant.map(|v| v.name()),
+            f.node.as_deref(),
+            f.prefix,
+        ];
+        let lengths = write(texts.map(|t| t.unwrap_or("").as_bytes()));
+        let number = |n: Option<f64>| n.unwrap_or(f64::NAN);
+        let numbers = [
+            f.snowflake.map(|_| 1.0),
+            f.timestamp_ms.map(|ms| ms as f64),
+            f.version.map(f64::from),
+            f.clock_seq.map(f64::from),
+            f.counter.map(f64::from),
+        ];
+        let (mut texts, mut numbers) = (texts.iter().zip(lengths), numbers.into_iter());
+        let mut slots = [0.0; DecodedSlot::LEN];
+        for (slot, is_text) in slots.iter_mut().zip(DecodedSlot::TEXTS) {
+            *slot = if is_text {
+                match texts.next() {
+                    Some((Some(_), length)) => length as f64,
+                    _ => -1.0,
+                }
+            } else {
+                number(numbers.next().flatten())
+            };
+        }
+        set_numbers(slots);
+        BIG.0.set([f.snowflake.unwrap_or(0), 0]);
+        Ok(0.0)
+    })())
 }
 
-/// The human form of an ID's text (a decimal Snowflake or a 128-bit ID).
-#[wasm_bindgen(js_name = toHuman)]
-pub fn to_human(text: &str, groups: Option<f64>) -> Result<String, JsValue> {
-    let groups = groups
-        .map(snowmint::binding::human_groups)
-        .transpose()
-        .map_err(core_error)?;
-    let id = Id::parse(text, None).map_err(core_error)?;
-    let human = id.to_human(groups).map_err(core_error)?;
-    Ok(human.as_str().to_owned())
+/// The human form of an ID's text (`len`), a decimal Snowflake or a
+/// 128-bit ID, of `groups` if `given` is 1 (else all): its length, or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn to_human(len: usize, given: u32, groups: f64) -> f64 {
+    done((|| {
+        let groups = (given == 1)
+            .then(|| snowmint::binding::human_groups(groups))
+            .transpose()?;
+        let id = Id::parse(Args::new().text(len)?, None)?;
+        text(&id.to_human(groups)?)
+    })())
 }
 
-/// Reads the human form back: a Snowflake as `bigint`, a 128-bit ID as ULID text.
-#[wasm_bindgen(js_name = fromHuman)]
-pub fn from_human(text: &str) -> Result<JsValue, JsValue> {
-    match Id::parse(text, Some(Kind::Human)).map_err(core_error)? {
-        Id::Snowflake(v) => Ok(v.into()),
-        Id::Ulid(u) => Ok(u.to_text().as_str().into()),
-        other => Err(js_error(
-            "ERR_INTERNAL",
-            &["the human form read back as a ", other.kind().name()].concat(),
-        )),
-    }
+/// Reads the human form (`len`) back: a Snowflake (-2, at `big`) or a
+/// 128-bit ID as ULID text (its length), or -1.
+#[unsafe(no_mangle)]
+pub extern "C" fn from_human(len: usize) -> f64 {
+    done(
+        (|| match Id::parse(Args::new().text(len)?, Some(Kind::Human))? {
+            Id::Snowflake(v) => bigint(v),
+            Id::Ulid(u) => text(&u.to_text()),
+            _ => Err(Failed::Internal),
+        })(),
+    )
 }

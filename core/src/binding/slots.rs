@@ -4,7 +4,9 @@
 //! ([`LayoutSlot`]). `examples/protocol.rs` writes the same names into the
 //! JavaScript that fills or reads them.
 
-use crate::snowflake::{CustomLayout, FieldOrder, OnBackwards, OnExhausted, Preset, Run, Spec};
+use crate::snowflake::{
+    CustomLayout, FieldOrder, Layout, OnBackwards, OnExhausted, Preset, Run, Spec,
+};
 
 /// A Snowflake spec as numbers, in one `Float64Array` (the wasm binding:
 /// one copy, where reading a JS object's fields costs an import per
@@ -194,4 +196,82 @@ impl LayoutSlot {
         "highLength",
         "lowLength",
     ];
+
+    /// The slots of layout `l`, and its split's names (high, low), whose
+    /// lengths they give, for the caller to write one after the other
+    /// (the browser's Snowflake module and full module).
+    pub fn of(l: &Layout) -> ([f64; LayoutSlot::LEN], [&'static str; 2]) {
+        let mut info = [0.0; LayoutSlot::LEN];
+        info[LayoutSlot::TIME_BITS] = l.time_bits().into();
+        info[LayoutSlot::WORKER_BITS] = l.worker_bits().into();
+        info[LayoutSlot::SEQUENCE_BITS] = l.sequence_bits().into();
+        info[LayoutSlot::UNIT_MS] = l.unit_ms().into();
+        info[LayoutSlot::EPOCH_MS] = l.epoch_ms() as f64;
+        info[LayoutSlot::ORDER] = l.order() as u8 as f64;
+        info[LayoutSlot::LOW_BITS] = -1.0;
+        let mut names = ["", ""];
+        if let Some(split) = l.split() {
+            names = [split.high, split.low];
+            info[LayoutSlot::LOW_BITS] = split.low_bits.into();
+            info[LayoutSlot::HIGH_LENGTH] = split.high.len() as f64;
+            info[LayoutSlot::LOW_LENGTH] = split.low.len() as f64;
+        }
+        (info, names)
+    }
+}
+
+/// How the browser's full module (`wasm/src/decode.rs`) gives back a parsed
+/// ID, the record `RawDecoded` of `npm/src/backend.d.ts`, in a
+/// `Float64Array` of [`DecodedSlot::LEN`] slots, one per field in the
+/// record's order: a text field's slot is its length in bytes (-1: none),
+/// the texts one after another in the module's text buffer; a number
+/// field's slot is the number (NaN: none); `value`'s is 1 when the
+/// Snowflake is set, in the module's 64-bit slots at [`ErrorSlot::A`].
+/// `examples/protocol.rs` writes the same names into `npm/src/wasm-backend.js`.
+pub struct DecodedSlot;
+
+impl DecodedSlot {
+    /// The fields, in order (JavaScript's spelling).
+    pub const NAMES: [&'static str; DecodedSlot::LEN] = [
+        "kind",
+        "value",
+        "timestamp",
+        "hex",
+        "uuid",
+        "version",
+        "variant",
+        "clockSeq",
+        "node",
+        "counter",
+        "prefix",
+    ];
+    /// Which fields are texts.
+    pub const TEXTS: [bool; DecodedSlot::LEN] = [
+        true, false, false, true, true, false, true, false, true, false, true,
+    ];
+    /// The Snowflake's slot.
+    pub const VALUE: usize = 1;
+    /// How many slots.
+    pub const LEN: usize = 11;
+}
+
+/// How the browser's full module (`wasm/src/lib.rs`) gives back an error
+/// (`Error::numbers`): its index and its texts' lengths in a
+/// `Float64Array` (the texts one after another in its text buffer), its
+/// two numbers in a `BigUint64Array`. A bigint result (a Snowflake) is at
+/// [`ErrorSlot::A`] too. `examples/protocol.rs` writes the same names into
+/// `npm/src/wasm-backend.js`.
+pub struct ErrorSlot;
+
+impl ErrorSlot {
+    /// The error's index (-1: an error of no number).
+    pub const INDEX: usize = 0;
+    /// The length in bytes of its first text.
+    pub const S_LENGTH: usize = 1;
+    /// The length in bytes of its second text.
+    pub const T_LENGTH: usize = 2;
+    /// Its first number, in the 64-bit slots (and a bigint result).
+    pub const A: usize = 0;
+    /// Its second number, in the 64-bit slots.
+    pub const B: usize = 1;
 }

@@ -63,8 +63,8 @@ export function failure(w, more) {
   return makeError(code, message);
 }
 
-/** The bytes of an npm/wasm/mint-NAME.js namespace: its text, one char per byte XOR its key. */
-function bytesOf({ default: text, key }) {
+/** The bytes of an npm/wasm/mint-NAME.js (or snowmint_bg.js) namespace: its text, one char per byte XOR its key. */
+export function bytesOf({ default: text, key }) {
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) ^ key;
   return bytes;
@@ -82,13 +82,12 @@ export function mintModule(name, embedded) {
     const random = (ptr, len) => crypto.getRandomValues(new Uint8Array(wasm.memory.buffer, ptr, len));
     const imports = { m: { m: () => performance.now(), w: Date.now, r: random } };
     wasm = new WebAssembly.Instance(compiled[name] ?? new WebAssembly.Module(bytesOf(embedded)), imports).exports;
-    ascii ??= new TextDecoder();
     return wasm;
   };
 }
 
-/** `w.out()`'s first `length` bytes as text. */
-export const textOf = (w, length) => ascii.decode(new Uint8Array(w.memory.buffer, w.out(), length));
+/** `w.out()`'s first `length` bytes as text (of this module's kind, or the full module). */
+export const textOf = (w, length) => (ascii ??= new TextDecoder()).decode(new Uint8Array(w.memory.buffer, w.out(), length));
 
 /** Writes `text` as UTF-8 to `w.out()` (as much as it holds): its length in bytes. */
 export const putText = (w, text) => new TextEncoder().encodeInto(text, new Uint8Array(w.memory.buffer, w.out(), OUT_BYTES)).written;

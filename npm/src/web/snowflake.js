@@ -1,7 +1,7 @@
 // The browser's Snowflakes: the Snowflake module (wasm/mint/src/snowflake.rs)
 // as the part of the backend (backend.d.ts) that configure(), nextId(),
 // Snowflake and TestClock use (api/snowflakes.js), so a page that mints
-// Snowflakes downloads neither the full module nor its glue. Handles are
+// Snowflakes does not download the full module. Handles are
 // numbers into the module's table, given back when their object is
 // collected; every result is read from the module's memory after the call
 // (a call may grow it, which detaches the views made before).
@@ -60,6 +60,20 @@ export function snowflakeBackend() {
   return backend;
 }
 
+/**
+ * The layout module `w` (this one, or the full module) described at `at`
+ * (core binding::LayoutSlot `of`): its slots there, the split's names in
+ * its text buffer.
+ * @returns {import('../backend.js').LayoutInfo}
+ */
+export function layoutAt(w, at) {
+  const v = new Float64Array(w.memory.buffer, at, LAYOUT_LEN);
+  const [lowBits, high] = [v[LOW_BITS], v[HIGH_LENGTH]];
+  const names = lowBits < 0 ? '' : textOf(w, high + v[LOW_LENGTH]);
+  const split = lowBits < 0 ? null : { high: names.slice(0, high), low: names.slice(high), lowBits };
+  return { timeBits: v[TIME_BITS], workerBits: v[WORKER_BITS], sequenceBits: v[SEQUENCE_BITS], unitMs: v[UNIT_MS], epoch: v[EPOCH_MS], order: constants.orders[v[ORDER]], split };
+}
+
 /** The backend over the Snowflake module `w` (an instance's exports). */
 function over(w) {
   const C = constants;
@@ -77,13 +91,7 @@ function over(w) {
     new Float64Array(w.memory.buffer, w.spec(), args.length).set(args);
   };
   /** The layout a call wrote (snowflake.rs write_layout). */
-  const layout = () => {
-    const v = info(LAYOUT_LEN);
-    const [lowBits, high] = [v[LOW_BITS], v[HIGH_LENGTH]];
-    const names = lowBits < 0 ? '' : textOf(w, high + v[LOW_LENGTH]);
-    const split = lowBits < 0 ? null : { high: names.slice(0, high), low: names.slice(high), lowBits };
-    return { timeBits: v[TIME_BITS], workerBits: v[WORKER_BITS], sequenceBits: v[SEQUENCE_BITS], unitMs: v[UNIT_MS], epoch: v[EPOCH_MS], order: C.orders[v[ORDER]], split };
-  };
+  const layout = () => layoutAt(w, w.info());
   /** Copies a run's report into `timing` (core binding::Report, its first four slots). */
   const report = (timing) => timing.set(info(4));
   // workerd (at the compatibility date its suite tests, 2024-03-01) has no

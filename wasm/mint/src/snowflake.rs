@@ -141,23 +141,12 @@ fn spec_and_clock(clock: f64) -> Result<(Spec, Clocks), Error> {
 /// Writes a layout into [`INFO`] (`snowmint::binding::LayoutSlot`) and its
 /// split's names into [`OUT`] (high, then low).
 fn write_layout(l: &Layout) -> f64 {
+    let (slots, [high, low]) = LayoutSlot::of(l);
+    let mut out = OUT.0.borrow_mut();
+    out[..high.len()].copy_from_slice(high.as_bytes());
+    out[high.len()..high.len() + low.len()].copy_from_slice(low.as_bytes());
     let mut info = [0.0; INFO_LEN];
-    info[LayoutSlot::TIME_BITS] = l.time_bits().into();
-    info[LayoutSlot::WORKER_BITS] = l.worker_bits().into();
-    info[LayoutSlot::SEQUENCE_BITS] = l.sequence_bits().into();
-    info[LayoutSlot::UNIT_MS] = l.unit_ms().into();
-    info[LayoutSlot::EPOCH_MS] = l.epoch_ms() as f64;
-    info[LayoutSlot::ORDER] = l.order() as u8 as f64;
-    info[LayoutSlot::LOW_BITS] = -1.0;
-    if let Some(split) = l.split() {
-        let mut out = OUT.0.borrow_mut();
-        let (high, low) = (split.high.as_bytes(), split.low.as_bytes());
-        out[..high.len()].copy_from_slice(high);
-        out[high.len()..high.len() + low.len()].copy_from_slice(low);
-        info[LayoutSlot::LOW_BITS] = split.low_bits.into();
-        info[LayoutSlot::HIGH_LENGTH] = high.len() as f64;
-        info[LayoutSlot::LOW_LENGTH] = low.len() as f64;
-    }
+    info[..LayoutSlot::LEN].copy_from_slice(&slots);
     INFO.0.set(info);
     0.0
 }
