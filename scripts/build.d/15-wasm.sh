@@ -17,7 +17,7 @@ cargo build --profile wasm-release --target wasm32-unknown-unknown -p snowmint-w
 "$ROOT/node_modules/.bin/wasm-opt" -Oz --converge --remove-exports --pass-arg='remove-exports@__*' --strip-debug --strip-producers --strip-target-features \
   --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
   -o "$OUT/snowmint_bg.wasm" "$TARGET_DIR/wasm32-unknown-unknown/wasm-release/snowmint_wasm.wasm"
-node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
+embed=("$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js")
 # The minting modules (wasm/mint/), apart from the full module above, so a
 # page that imports only ulid() downloads no parser, decoder or message:
 # one per kind. Measured on esbuild pages (gzip): a ULID page 4.1 KB and a
@@ -31,7 +31,6 @@ node "$ROOT/wasm/embed.mjs" "$OUT/snowmint_bg.wasm" "$OUT/snowmint_bg.js"
 # name-based one (uuidv3, uuidv5): a hash per call, no batches.
 declare -A MINT_MODULES=([ulid]=ulid [uuidv7]=uuidv7 [uuidv4]=uuidv4 [uuidv1]=uuidv1 [uuidv6]=uuidv6 [ksuid]=ksuid [objectid]=objectid [typeid]=typeid [snowflake]=snowflake [names]=names)
 declare -A MINT_OPT=([snowflake]=z [names]=z)
-embed=()
 for name in "${!MINT_MODULES[@]}"; do
   opt=()
   if [ -n "${MINT_OPT[$name]:-}" ]; then
@@ -45,7 +44,9 @@ for name in "${!MINT_MODULES[@]}"; do
   printf '  npm/wasm/mint-%s.js: minting module (%s) %d bytes\n' "$name" "${MINT_MODULES[$name]}" "$(wc -c <"$OUT/mint-$name.wasm")"
   embed+=("$OUT/mint-$name.wasm" "$OUT/mint-$name.js")
 done
-# One key for all (wasm/embed.mjs says why).
+# One key for all, the full module's too (wasm/embed.mjs says why): a page of
+# everything gzips them as one, 57.4 -> 56.9 KB (brotli 48.1 -> 44.9 KB)
+# against a key of the full module's own, esbuild.
 node "$ROOT/wasm/embed.mjs" "${embed[@]}"
 # The core's names and defaults (core/src/binding.rs), written at build time:
 # the wasm module then carries no code to write them.

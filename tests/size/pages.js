@@ -28,7 +28,8 @@ export const PAGES = [
   { name: 'ulid', code: "import { ulid } from 'snowmint';\nglobalThis.sm = { ulid };\n", budget: 6 * 1024 },
   { name: 'uuidv7', code: "import { uuidv7 } from 'snowmint';\nglobalThis.sm = { uuidv7 };\n", budget: 6 * 1024 },
   { name: 'configure + nextId', code: "import { configure, nextId } from 'snowmint';\nglobalThis.sm = { configure, nextId };\n", ceiling: 20 * 1024 },
-  { name: 'every minting function', code: `import { ${MINTING} } from 'snowmint';\nglobalThis.sm = { ${MINTING} };\n`, ceiling: 29 * 1024, goal: 9 * 1024 },
+  // 29 -> 28 KB when it stopped carrying minId(), maxId() and compare() (27.8 KB).
+  { name: 'every minting function', code: `import { ${MINTING} } from 'snowmint';\nglobalThis.sm = { ${MINTING} };\n`, ceiling: 28 * 1024, goal: 9 * 1024 },
   // 40 -> 37 KB when the browser entry's decode() stopped carrying the
   // Snowflake generators' JavaScript (api/read.js): 39.0 -> 36.2 KB; 37 ->
   // 34 KB when MD5 and SHA-1 left the full module (33.2 KB); 34 -> 33 KB
@@ -46,8 +47,9 @@ export const PAGES = [
   // carries that module, its own UUID reader included (59.3 -> 62.5 KB).
   // 63 -> 62 KB when the full module's errors crossed as numbers, worded in
   // JavaScript (62.4 -> 61.1 KB). 62 -> 58 KB when the full module dropped
-  // wasm-bindgen for raw exports over buffers (61.2 -> 57.4 KB).
-  { name: 'everything', code: "import * as sm from 'snowmint';\nglobalThis.sm = sm;\n", ceiling: 58 * 1024, goal: 30 * 1024 },
+  // wasm-bindgen for raw exports over buffers (61.2 -> 57.4 KB); 58 -> 57.5
+  // KB when it shared the minting modules' key (57.0 KB).
+  { name: 'everything', code: "import * as sm from 'snowmint';\nglobalThis.sm = sm;\n", ceiling: 57.5 * 1024, goal: 30 * 1024 },
 ];
 
 /** The peers, built the same way. */
