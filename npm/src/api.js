@@ -15,7 +15,7 @@
 // burn sequence numbers.
 
 import { createAt } from './api/at.js';
-import { call, idText, stringArg } from './api/checks.js';
+import { call, stringArg } from './api/checks.js';
 import { createRead } from './api/read.js';
 import { createShared } from './api/shared.js';
 import { createSources } from './api/sources.js';
@@ -81,7 +81,7 @@ export const API_NAMES = Object.freeze([
 export function createApi(backend, host = {}) {
   const shared = createShared(backend);
   const { C } = shared;
-  const at = createAt(backend, { layoutSpec: shared.layouts.layoutSpec, idText });
+  const at = createAt(backend, shared.layouts);
   const sources = createSources(backend, {
     now: host.now ?? (() => performance.now()),
     margin: host.clockMarginMs ?? 0,

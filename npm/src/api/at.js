@@ -7,7 +7,7 @@
 // unique through its random bits, not by order.
 
 import { ArgumentError, makeError } from '../errors.js';
-import { call, checkOptions, isUint, stringArg, typeError } from './checks.js';
+import { call, checkOptions, idText, isUint, stringArg, typeError } from './checks.js';
 
 /** Unix ms of a `time` argument: an integer number of Unix ms, or a Date. */
 export function timeArg(what, v) {
@@ -55,10 +55,10 @@ export function snowflakeAt(backend, spec, time, options) {
 /**
  * The other parts of the API over `backend` that take a time: `timed(kind,
  * next)` wraps a minting function so that `{ time }` mints for that time,
- * `typeidAt`, `minId`, `maxId` and `compare`. `layoutSpec` checks layout options (api/layouts.js);
- * `idText` turns a bigint or string ID into text (or throws the API's type error).
+ * `typeidAt`, `minId`, `maxId` and `compare`. `layouts` checks their
+ * layout options (api/layouts.js createLayouts).
  */
-export function createAt(backend, { layoutSpec, idText }) {
+export function createAt(backend, { layoutSpec }) {
   /** `next` (the monotonic stream) without a time; with `{ time }`, an ID for that time. */
   function timed(kind, name, next) {
     return withTime(name, next, (ms) => call(() => backend.textAt(kind, ms, undefined, '')));

@@ -5,7 +5,7 @@
 // downloads none of the Snowflake generators' JavaScript.
 
 import { createAt } from './at.js';
-import { call, checkOptions, decimalId, idText, idTypeError, stringArg, typeError } from './checks.js';
+import { call, checkOptions, decimalId, idTypeError, stringArg, typeError } from './checks.js';
 import { createConvert } from './convert.js';
 import { fromRaw, snowflakeDecoder as decodeSnowflake } from './decode.js';
 
@@ -15,7 +15,7 @@ import { fromRaw, snowflakeDecoder as decodeSnowflake } from './decode.js';
  * `defaultDecoder()` is the default generator's decoder, or undefined while
  * there is none (then decode() reads a Snowflake by the first preset).
  */
-export function createRead(backend, { C, layouts, at = createAt(backend, { layoutSpec: layouts.layoutSpec, idText }) }, defaultDecoder) {
+export function createRead(backend, { C, layouts, at = createAt(backend, layouts) }, defaultDecoder) {
   const { presets } = C;
   const { layoutSpec, oneOf } = layouts;
   /** Reads a Snowflake of `layout` in JavaScript (api/decode.js). */
